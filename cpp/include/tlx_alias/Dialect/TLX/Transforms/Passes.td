@@ -1,0 +1,54 @@
+#ifndef TLX_PASSES_TD
+#define TLX_PASSES_TD
+
+include "mlir/Pass/PassBase.td"
+
+def TLXStorageAliasLowering : Pass<"tlx-storage-alias-lowering", "mlir::ModuleOp"> {
+  let summary = "Size, lay out and materialize storage alias specs";
+  let description = [{
+    Lowers every `tlx.storage_alias_spec` and its allocations, in four steps
+    (one file each):
+
+    1. **sizes**: a spec needs the largest `num * bytes-per-buffer` of its
+       allocations, or `num * size(tree)` with a `tlx.set_buffer_overlap`
+       (`shared` = max of children, `distinct` = sum of aligned children).
+       An explicit size smaller than that is an error; a larger one is kept
+       as padding. A spec without allocations is removed with a warning.
+    2. **offsets**: each buffer index gets `bytes_between_buffers = size /
+       num`; `shared` children start together, `distinct` children follow
+       each other, each aligned to what its layout needs. Offsets live in
+       memory, not in IR attributes.
+    3. **materialize**: each spec becomes one `ttg.local_alloc` of `<Nxi8>`
+       (smem) or one `ttng.tmem_alloc` (tmem); each allocation becomes a
+       `tlx.local_alias` of it with the buffer dimension expanded to the
+       smallest count that reaches its last buffer.
+    4. **rewrite accesses**: every `ttg.memdesc_index` reaching an expanded
+       view (through reinterprets, aliases, warp_specialize captures and
+       control flow) indexes `scale * i + offset_slots`.
+  }];
+  let dependentDialects = ["mlir::arith::ArithDialect"];
+}
+
+def TLXRewriteLocalAlias : Pass<"tlx-rewrite-local-alias", "mlir::ModuleOp"> {
+  let summary = "Turn tlx.local_alias views into ttg.memdesc_reinterpret";
+  let description = [{
+    Every chain of `tlx.local_alias` views is rooted at one `ttg.local_alloc`
+    (or `ttng.tmem_alloc`). The root is replaced by one allocation large and
+    aligned enough for every view, and each view becomes a
+    `ttg.memdesc_reinterpret` of it, so that Triton's allocator, barrier
+    analysis and LLVM lowering only see stock ops.
+  }];
+}
+
+def TLXLower : Pass<"tlx-lower", "mlir::ModuleOp"> {
+  let summary = "The whole TLX storage-alias lowering as one pass";
+  let description = [{
+    Runs `tlx-storage-alias-lowering`, `canonicalize` (folding the rewritten
+    index arithmetic) and `tlx-rewrite-local-alias` on the module, so that a
+    pipeline adds the whole lowering with one call. A module without tlx
+    ops is left untouched.
+  }];
+  let dependentDialects = ["mlir::arith::ArithDialect"];
+}
+
+#endif // TLX_PASSES_TD

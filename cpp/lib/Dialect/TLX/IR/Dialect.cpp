@@ -1,0 +1,38 @@
+#include "tlx_alias/Dialect/TLX/IR/Dialect.h"
+
+#include "mlir/IR/Builders.h"
+#include "mlir/IR/DialectImplementation.h"
+#include "llvm/ADT/TypeSwitch.h"
+
+using namespace mlir;
+using namespace mlir::triton::tlx;
+
+#include "tlx_alias/Dialect/TLX/IR/TLXDialect.cpp.inc"
+#include "tlx_alias/Dialect/TLX/IR/TLXEnums.cpp.inc"
+
+#define GET_TYPEDEF_CLASSES
+#include "tlx_alias/Dialect/TLX/IR/TLXTypes.cpp.inc"
+
+void TLXDialect::initialize() {
+  addTypes<
+#define GET_TYPEDEF_LIST
+#include "tlx_alias/Dialect/TLX/IR/TLXTypes.cpp.inc"
+      >();
+  addOperations<
+#define GET_OP_LIST
+#include "tlx_alias/Dialect/TLX/IR/TLXOps.cpp.inc"
+      >();
+}
+
+LogicalResult
+StorageAliasSpecType::verify(function_ref<InFlightDiagnostic()> emitError,
+                             StorageKind storage,
+                             std::optional<int64_t> bufferSizeBytes) {
+  if (storage == StorageKind::smemCluster)
+    return emitError()
+           << "smemCluster storage is not supported for storage_alias_spec";
+  if (bufferSizeBytes && *bufferSizeBytes <= 0)
+    return emitError() << "storage_alias_spec size must be positive, got "
+                       << *bufferSizeBytes;
+  return success();
+}

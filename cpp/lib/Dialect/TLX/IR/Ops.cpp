@@ -1,0 +1,196 @@
+#include "tlx_alias/Dialect/TLX/IR/Dialect.h"
+
+#include "mlir/IR/Builders.h"
+#include "mlir/IR/OpImplementation.h"
+#include "llvm/ADT/DenseMap.h"
+
+using namespace mlir;
+using namespace mlir::triton::tlx;
+
+#define GET_OP_CLASSES
+#include "tlx_alias/Dialect/TLX/IR/TLXOps.cpp.inc"
+
+//===----------------------------------------------------------------------===//
+// StorageAliasSpecOp
+//===----------------------------------------------------------------------===//
+
+LogicalResult StorageAliasSpecOp::verify() {
+  std::optional<int64_t> size = getBufferSizeBytes();
+  if (size && *size <= 0)
+    return emitOpError("buffer_size_bytes must be positive, got ") << *size;
+  StorageKind storage = getStorage();
+  if (storage == StorageKind::smemCluster)
+    return emitOpError(
+        "smemCluster storage is not supported for storage_alias_spec");
+  if (storage != StorageKind::smem && storage != StorageKind::tmem)
+    return emitOpError("unsupported storage kind for storage_alias_spec, "
+                       "expected smem or tmem");
+  StorageAliasSpecType type = getType();
+  if (type.getStorage() != storage)
+    return emitOpError("result type ")
+           << type << " does not match storage = " << stringifyEnum(storage);
+  if (type.getBufferSizeBytes() != size) {
+    InFlightDiagnostic diag = emitOpError("result type ") << type;
+    if (size)
+      diag << " does not match size = " << *size;
+    else
+      diag << " has a size but the op has none";
+    return diag;
+  }
+  return success();
+}
+
+//===----------------------------------------------------------------------===//
+// StorageAliasLocalAllocOp
+//===----------------------------------------------------------------------===//
+
+LogicalResult StorageAliasLocalAllocOp::verify() {
+  auto spec = getStorageAliasSpec().getType();
+  std::optional<MemDescInfo> info = getMemDescInfo(getType());
+  if (!info)
+    return emitOpError("result must be a !ttg.memdesc, got ") << getType();
+  std::optional<StorageKind> kind = info->storageKind();
+  if (kind != spec.getStorage()) {
+    InFlightDiagnostic diag = emitOpError("result memory space ");
+    if (info->memorySpace)
+      diag << info->memorySpace;
+    else
+      diag << "(none)";
+    return diag << " does not match the storage_alias_spec's storage "
+                << stringifyEnum(spec.getStorage()) << " (expected "
+                << getMemorySpaceName(spec.getStorage()) << ")";
+  }
+  if (!info->isMutable)
+    return emitOpError("result must be a mutable memory descriptor, got ")
+           << getType();
+  if (info->shape.size() < 2)
+    return emitOpError("result must have a leading buffer dimension "
+                       "(shape [num, ...], rank >= 2), got rank ")
+           << info->shape.size();
+  for (auto [i, dim] : llvm::enumerate(info->shape))
+    if (dim <= 0)
+      return emitOpError("result dimension ") << i << " must be positive, got "
+                                              << dim;
+  if (info->elementBits() == 0)
+    return emitOpError("element type ")
+           << info->elementType << " has no known size in memory";
+  return success();
+}
+
+//===----------------------------------------------------------------------===//
+// LocalAliasOp
+//===----------------------------------------------------------------------===//
+
+LogicalResult LocalAliasOp::verify() {
+  std::optional<MemDescInfo> src = getMemDescInfo(getSrc().getType());
+  std::optional<MemDescInfo> dst = getMemDescInfo(getType());
+  if (!src || !dst)
+    return emitOpError("operand and result must be !ttg.memdesc");
+  if (src->memorySpace != dst->memorySpace)
+    return emitOpError("result memory space ")
+           << dst->memorySpace << " differs from the source's "
+           << src->memorySpace;
+  return success();
+}
+
+//===----------------------------------------------------------------------===//
+// ReuseGroupOp
+//===----------------------------------------------------------------------===//
+
+void ReuseGroupOp::collectLeaves(SmallVectorImpl<Value> &leaves) {
+  for (Value element : getElements()) {
+    if (auto nested = element.getDefiningOp<ReuseGroupOp>())
+      nested.collectLeaves(leaves);
+    else if (isMemDesc(element.getType()))
+      leaves.push_back(element);
+  }
+}
+
+LogicalResult ReuseGroupOp::verify() {
+  if (getElements().empty())
+    return emitOpError("must have at least one element");
+  ReuseGroupKind kind = getGroupKind();
+  if (getType().getGroupKind() != kind)
+    return emitOpError("result type ")
+           << getType() << " does not match group_kind = "
+           << stringifyEnum(kind);
+  for (auto [i, element] : llvm::enumerate(getElements())) {
+    if (!isa<ReuseGroupType>(element.getType()))
+      continue;
+    auto nested = element.getDefiningOp<ReuseGroupOp>();
+    if (!nested)
+      return emitOpError("element ")
+             << i << " is a reuse group not defined by tlx.reuse_group";
+    if (nested.getGroupKind() == kind)
+      return emitOpError("element ")
+             << i << " is a nested reuse_group with the same group_kind ("
+             << stringifyEnum(kind)
+             << ") as its parent; nested groups must alternate between "
+                "shared and distinct";
+  }
+
+  SmallVector<Value> leaves;
+  collectLeaves(leaves);
+  std::optional<MemDescInfo> first;
+  for (auto [i, leaf] : llvm::enumerate(leaves)) {
+    std::optional<MemDescInfo> info = getMemDescInfo(leaf.getType());
+    if (!info)
+      return emitOpError("leaf ") << i << " is not a memory descriptor";
+    if (!info->storageKind())
+      return emitOpError("leaf ")
+             << i << " (" << leaf.getType()
+             << ") is neither in shared nor in tensor memory";
+    if (!first) {
+      first = info;
+      continue;
+    }
+    if (info->storageKind() != first->storageKind())
+      return emitOpError("all leaves must have the same storage kind: leaf 0 is ")
+             << stringifyEnum(*first->storageKind()) << " but leaf " << i
+             << " is " << stringifyEnum(*info->storageKind());
+    if (info->numBuffers() != first->numBuffers())
+      return emitOpError("all leaves must have the same buffer count "
+                         "(leading dimension): leaf 0 has ")
+             << first->numBuffers() << " but leaf " << i << " has "
+             << info->numBuffers();
+  }
+  return success();
+}
+
+//===----------------------------------------------------------------------===//
+// SetBufferOverlapOp
+//===----------------------------------------------------------------------===//
+
+LogicalResult SetBufferOverlapOp::verify() {
+  auto root = getOverlapDef().getDefiningOp<ReuseGroupOp>();
+  if (!root)
+    return emitOpError("overlap definition must be defined by tlx.reuse_group");
+  Value spec = getStorageAliasSpec();
+  StorageKind storage = cast<StorageAliasSpecType>(spec.getType()).getStorage();
+
+  SmallVector<Value> leaves;
+  root.collectLeaves(leaves);
+  llvm::DenseMap<Value, unsigned> seen;
+  for (auto [i, leaf] : llvm::enumerate(leaves)) {
+    auto alloc = leaf.getDefiningOp<StorageAliasLocalAllocOp>();
+    if (!alloc)
+      return emitOpError("leaf ")
+             << i << " (" << leaf.getType()
+             << ") is not a tlx.storage_alias_local_alloc; only allocations "
+                "made with reuse=<storage_alias_spec> can be overlapped";
+    if (alloc.getStorageAliasSpec() != spec)
+      return emitOpError("leaf ")
+             << i << " was allocated from a different storage_alias_spec";
+    std::optional<MemDescInfo> info = getMemDescInfo(leaf.getType());
+    if (!info || info->storageKind() != storage)
+      return emitOpError("leaf ")
+             << i << " storage does not match the storage_alias_spec's "
+             << stringifyEnum(storage);
+    auto [it, inserted] = seen.try_emplace(leaf, i);
+    if (!inserted)
+      return emitOpError("leaf ")
+             << i << " appears more than once in the overlap tree (first as leaf "
+             << it->second << ")";
+  }
+  return success();
+}

@@ -1,0 +1,126 @@
+// The one symbol libtriton looks up: tritonGetPluginInfo (plugin API v2).
+//
+// The structs mirror Triton's include/triton/Tools/PluginUtils.h as compiled
+// into PyPI triton 3.7.1 (see shared/design/triton-plugin-abi.md); the
+// static_asserts pin the offsets the loader reads.
+
+#include "tlx_alias/Dialect/TLX/IR/Dialect.h"
+#include "tlx_alias/Dialect/TLX/Transforms/Passes.h"
+
+#include "mlir/IR/DialectRegistry.h"
+#include "mlir/Pass/PassManager.h"
+
+#include <cstddef>
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#ifndef TLX_ALIAS_VERSION
+#define TLX_ALIAS_VERSION "0.0.0"
+#endif
+#ifndef TLX_TRITON_VERSION
+#define TLX_TRITON_VERSION "3.7.1"
+#endif
+
+namespace {
+
+class TritonOpBuilder; // only passed through by pointer/reference
+
+struct PassInfo {
+  const char *name;
+  const char *version;
+  void (*addPass)(mlir::PassManager *, const std::vector<std::string> &);
+  void (*registerPass)();
+};
+
+struct DialectInfo {
+  const char *name;
+  const char *version;
+  void (*registerDialect)(mlir::DialectRegistry *);
+};
+
+struct OpInfo {
+  const char *name;
+  void (*addOp)(TritonOpBuilder &, std::vector<mlir::Value> &);
+};
+
+struct PluginInfo {
+  uint32_t apiVersion;
+  const char *pluginName;
+  const char *pluginVersion;
+  const PassInfo *passes;
+  size_t numPasses;
+  const DialectInfo *dialects;
+  size_t numDialects;
+  const OpInfo *ops;
+  size_t numOps;
+  const char *tritonVersion;
+};
+
+static_assert(sizeof(PassInfo) == 32 && offsetof(PassInfo, addPass) == 16);
+static_assert(sizeof(DialectInfo) == 24);
+static_assert(sizeof(OpInfo) == 16);
+static_assert(offsetof(PluginInfo, passes) == 0x18 &&
+              offsetof(PluginInfo, dialects) == 0x28 &&
+              offsetof(PluginInfo, ops) == 0x38 &&
+              offsetof(PluginInfo, tritonVersion) == 0x48);
+
+void registerTLXDialect(mlir::DialectRegistry *registry) {
+  registry->insert<mlir::triton::tlx::TLXDialect>();
+}
+
+// Python passes options as ["name=value", ...]; forwarded to the pass.
+template <std::unique_ptr<mlir::Pass> (*create)()>
+void addPassWithOptions(mlir::PassManager *pm,
+                        const std::vector<std::string> &args) {
+  std::unique_ptr<mlir::Pass> pass = create();
+  std::string options;
+  for (const std::string &arg : args)
+    options += (options.empty() ? "" : " ") + arg;
+  if (!options.empty() &&
+      mlir::failed(pass->initializeOptions(options, [](const llvm::Twine &msg) {
+        llvm::errs() << msg << "\n";
+        return mlir::failure();
+      })))
+    llvm::report_fatal_error("tlx-alias: bad pass options: " +
+                             llvm::Twine(options));
+  pm->addPass(std::move(pass));
+}
+
+void registerAllTLXPasses() { mlir::triton::tlx::registerTLXPasses(); }
+
+const PassInfo kPasses[] = {
+    {"tlx_storage_alias_lowering", TLX_ALIAS_VERSION,
+     &addPassWithOptions<mlir::triton::tlx::createTLXStorageAliasLowering>,
+     &registerAllTLXPasses},
+    {"tlx_rewrite_local_alias", TLX_ALIAS_VERSION,
+     &addPassWithOptions<mlir::triton::tlx::createTLXRewriteLocalAlias>,
+     &registerAllTLXPasses},
+    {"tlx_lower", TLX_ALIAS_VERSION,
+     &addPassWithOptions<mlir::triton::tlx::createTLXLower>,
+     &registerAllTLXPasses},
+};
+
+const DialectInfo kDialects[] = {
+    {"tlx", TLX_ALIAS_VERSION, &registerTLXDialect},
+};
+
+const PluginInfo kPluginInfo = {
+    /*apiVersion=*/2,
+    /*pluginName=*/"tlx_alias",
+    /*pluginVersion=*/TLX_ALIAS_VERSION,
+    kPasses,
+    std::size(kPasses),
+    kDialects,
+    std::size(kDialects),
+    /*ops=*/nullptr,
+    /*numOps=*/0,
+    TLX_TRITON_VERSION,
+};
+
+} // namespace
+
+extern "C" __attribute__((visibility("default"))) const PluginInfo *
+tritonGetPluginInfo() {
+  return &kPluginInfo;
+}

@@ -1,0 +1,208 @@
+// tlx-opt's engine: parse (optionally split) MLIR, run a pass pipeline, print,
+// or check `expected-*` diagnostics -- on a context that triton's
+// `ir.load_dialects` filled with every Triton dialect plus the tlx plugin.
+//
+// libtriton exports neither MlirOptMain nor splitAndProcessBuffer, so the
+// splitting and main loop are done here.
+
+#include "TritonObjects.h"
+
+#include "mlir/IR/BuiltinOps.h"
+#include "mlir/IR/Diagnostics.h"
+#include "mlir/IR/MLIRContext.h"
+#include "mlir/IR/OperationSupport.h"
+#include "mlir/Parser/Parser.h"
+#include "mlir/Pass/PassManager.h"
+#include "mlir/Pass/PassRegistry.h"
+#include "mlir/Transforms/Passes.h"
+#include "llvm/Support/MemoryBuffer.h"
+#include "llvm/Support/SourceMgr.h"
+#include "llvm/Support/raw_ostream.h"
+
+#include <dlfcn.h>
+#include <set>
+#include <stdexcept>
+#include <string>
+#include <vector>
+
+namespace py = pybind11;
+using namespace mlir;
+
+namespace {
+
+constexpr llvm::StringLiteral kSplitMarker = "// -----";
+
+// MLIR's common passes are compiled into libtriton but registered by name only
+// if someone asks; these are the ones an opt user reaches for.
+void registerCommonPasses() {
+  static bool done = [] {
+    registerPass([] { return createCanonicalizerPass(); });
+    registerPass([] { return createCSEPass(); });
+    registerPass([] { return createSCCPPass(); });
+    registerPass([] { return createSymbolDCEPass(); });
+    registerPass([] { return createInlinerPass(); });
+    registerPass([] { return createLoopInvariantCodeMotionPass(); });
+    return true;
+  }();
+  (void)done;
+}
+
+// The head of the plugin API v2 structs (see cpp/lib/Plugin/TritonPlugin.cpp):
+// enough to call each pass's registration hook, as triton-opt does.
+struct PluginPassInfo {
+  const char *name;
+  const char *version;
+  void *addPass;
+  void (*registerPass)();
+};
+struct PluginInfoHead {
+  uint32_t apiVersion;
+  const char *pluginName;
+  const char *pluginVersion;
+  const PluginPassInfo *passes;
+  size_t numPasses;
+};
+
+// libtriton loads plugins for its Python API but does not put their passes in
+// MLIR's registry; do it so that textual pipelines can name them.
+void registerPluginPasses(const std::string &path) {
+  static std::set<std::string> registered;
+  if (!registered.insert(path).second)
+    return;
+  void *handle = dlopen(path.c_str(), RTLD_NOW | RTLD_NOLOAD);
+  if (!handle)
+    throw std::runtime_error("tlx-opt: plugin not loaded by libtriton: " + path);
+  using GetInfo = const PluginInfoHead *(*)();
+  auto getInfo = reinterpret_cast<GetInfo>(dlsym(handle, "tritonGetPluginInfo"));
+  if (!getInfo)
+    throw std::runtime_error("tlx-opt: no tritonGetPluginInfo in " + path);
+  const PluginInfoHead *info = getInfo();
+  for (size_t i = 0; i < info->numPasses; ++i)
+    if (info->passes[i].registerPass)
+      info->passes[i].registerPass();
+  dlclose(handle);
+}
+
+// Splits at lines that are exactly the marker (as mlir-opt does).
+std::vector<std::string> splitInput(llvm::StringRef input) {
+  std::vector<std::string> chunks;
+  std::string current;
+  llvm::SmallVector<llvm::StringRef> lines;
+  input.split(lines, '\n');
+  for (auto [i, line] : llvm::enumerate(lines)) {
+    if (line.trim() == kSplitMarker) {
+      chunks.push_back(current);
+      current.clear();
+      continue;
+    }
+    current += line.str();
+    if (i + 1 != lines.size())
+      current += "\n";
+  }
+  chunks.push_back(current);
+  return chunks;
+}
+
+struct ChunkResult {
+  bool ok = true;
+  std::string output;      // the printed module
+  std::string diagnostics; // what the diagnostic handlers reported
+};
+
+ChunkResult processChunk(MLIRContext &context, const std::string &text,
+                         const std::string &bufferName,
+                         const std::string &pipeline, bool verifyDiagnostics,
+                         bool printGeneric, bool printDebugInfo) {
+  ChunkResult result;
+  llvm::SourceMgr sourceMgr;
+  sourceMgr.AddNewSourceBuffer(
+      llvm::MemoryBuffer::getMemBufferCopy(text, bufferName), llvm::SMLoc());
+
+  std::string errors;
+  llvm::raw_string_ostream errorStream(errors);
+  std::optional<SourceMgrDiagnosticVerifierHandler> verifier;
+  std::optional<SourceMgrDiagnosticHandler> reporter;
+  if (verifyDiagnostics)
+    verifier.emplace(sourceMgr, &context, errorStream);
+  else
+    reporter.emplace(sourceMgr, &context, errorStream);
+
+  bool succeeded = false;
+  ParserConfig config(&context);
+  OwningOpRef<ModuleOp> module = parseSourceFile<ModuleOp>(sourceMgr, config);
+  if (module) {
+    // The pipeline names its anchor ("builtin.module(...)"): parse it on its
+    // own, then run it from a pass manager anchored there.
+    PassManager pm(&context, ModuleOp::getOperationName());
+    if (!pipeline.empty()) {
+      FailureOr<OpPassManager> parsed = parsePassPipeline(pipeline, errorStream);
+      if (failed(parsed) ||
+          parsed->getOpAnchorName() != ModuleOp::getOperationName()) {
+        result.ok = false;
+        result.diagnostics = "tlx-opt: invalid pass pipeline '" + pipeline +
+                             "' (it must be builtin.module(...)): " + errors;
+        return result;
+      }
+      static_cast<OpPassManager &>(pm) = std::move(*parsed);
+    }
+    succeeded = mlir::succeeded(pm.run(*module));
+    if (succeeded && !verifyDiagnostics) {
+      llvm::raw_string_ostream out(result.output);
+      OpPrintingFlags flags;
+      flags.enableDebugInfo(printDebugInfo, /*prettyForm=*/false);
+      if (printGeneric)
+        flags.printGenericOpForm();
+      module->print(out, flags);
+      out << "\n";
+    }
+  }
+  if (verifyDiagnostics) {
+    result.ok = mlir::succeeded(verifier->verify());
+  } else {
+    result.ok = module && succeeded;
+  }
+  result.diagnostics = errors;
+  return result;
+}
+
+} // namespace
+
+PYBIND11_MODULE(_opt, m) {
+  m.doc() = "tlx-opt driver (see tlx_alias.opt)";
+  m.def(
+      "run",
+      [](py::handle pyContext, const std::string &input,
+         const std::string &bufferName, const std::string &pipeline,
+         bool splitInputFile, bool verifyDiagnostics, bool printGeneric,
+         bool printDebugInfo) {
+        registerCommonPasses();
+        auto &context =
+            tlx_alias::python::unwrap<MLIRContext>(pyContext, "context");
+        context.printOpOnDiagnostic(!verifyDiagnostics);
+        std::vector<std::string> chunks =
+            splitInputFile ? splitInput(input) : std::vector<std::string>{input};
+        bool ok = true;
+        std::string output, diagnostics;
+        for (auto [i, chunk] : llvm::enumerate(chunks)) {
+          ChunkResult result =
+              processChunk(context, chunk, bufferName, pipeline,
+                           verifyDiagnostics, printGeneric, printDebugInfo);
+          ok &= result.ok;
+          if (i)
+            output += kSplitMarker.str() + "\n";
+          output += result.output;
+          diagnostics += result.diagnostics;
+        }
+        return py::make_tuple(ok, output, diagnostics);
+      },
+      py::arg("context"), py::arg("input"), py::arg("buffer_name"),
+      py::arg("pipeline"), py::arg("split_input_file") = false,
+      py::arg("verify_diagnostics") = false, py::arg("print_generic") = false,
+      py::arg("print_debuginfo") = false);
+  m.def("register_plugin_passes", &registerPluginPasses, py::arg("path"));
+  m.def("is_registered_pass", [](const std::string &name) {
+    registerCommonPasses();
+    return PassInfo::lookup(name) != nullptr ||
+           PassPipelineInfo::lookup(name) != nullptr;
+  });
+}

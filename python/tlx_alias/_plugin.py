@@ -1,0 +1,63 @@
+"""Registering the tlx-alias plugin with triton, guarded by triton's version."""
+import os
+import sys
+
+from ._triton_version import SUPPORTED_TRITON, installed_triton_version
+
+PLUGIN_NAME = "libTLXAliasPlugin.so"
+# A pass the plugin registers; its presence proves the plugin was loaded.
+PROBE_PASS = "tlx_lower"
+
+
+class TritonVersionError(ImportError):
+    pass
+
+
+def plugin_path():
+    """The plugin library: $TLX_ALIAS_PLUGIN, or the one installed with us."""
+    override = os.environ.get("TLX_ALIAS_PLUGIN")
+    if override:
+        return os.path.abspath(override)
+    return os.path.join(os.path.dirname(os.path.abspath(__file__)), "lib", PLUGIN_NAME)
+
+
+def check_triton_version():
+    found = installed_triton_version()
+    if found != SUPPORTED_TRITON:
+        what = "no triton is installed" if found is None else f"triton {found} is installed"
+        raise TritonVersionError(
+            f"tlx_alias supports only triton=={SUPPORTED_TRITON} (its plugin ABI), "
+            f"but {what}: pip install triton=={SUPPORTED_TRITON}")
+
+
+def _plugin_loaded(libtriton):
+    return hasattr(libtriton.passes.plugin, PROBE_PASS)
+
+
+def register_plugin():
+    """Makes libtriton load the plugin; returns the path it was loaded from.
+
+    libtriton reads TRITON_PLUGIN_PATHS once, when `triton._C.libtriton` is
+    first imported; tlx_alias.pth sets it at interpreter start, and this does
+    it when tlx_alias is imported before triton.
+    """
+    check_triton_version()
+    path = plugin_path()
+    if not os.path.exists(path):
+        raise ImportError(f"tlx_alias plugin library not found at {path}; reinstall tlx-alias")
+    already_imported = "triton._C.libtriton" in sys.modules
+    if not already_imported:
+        paths = [p for p in os.environ.get("TRITON_PLUGIN_PATHS", "").split(":") if p]
+        if not any(os.path.exists(p) and os.path.samefile(p, path) for p in paths):
+            os.environ["TRITON_PLUGIN_PATHS"] = ":".join(paths + [path])
+    import triton._C.libtriton as libtriton
+
+    if not _plugin_loaded(libtriton):
+        if already_imported:
+            raise ImportError(
+                "tlx_alias: triton was imported before tlx_alias without the plugin "
+                "(the tlx_alias.pth start-up hook did not run); import tlx_alias before "
+                f"triton, or start Python with TRITON_PLUGIN_PATHS={path}")
+        raise ImportError(f"tlx_alias: libtriton did not load the plugin {path}; "
+                          "see the messages above")
+    return path

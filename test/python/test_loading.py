@@ -1,0 +1,84 @@
+"""Import, plugin registration (in either import order) and the version guard."""
+import os
+import textwrap
+
+from conftest import run_python
+
+PROBE = "import triton._C.libtriton as lt; print(sorted(n for n in dir(lt.passes.plugin) if n.startswith('tlx')))"
+EXPECTED_PASSES = "['tlx_lower', 'tlx_rewrite_local_alias', 'tlx_storage_alias_lowering']"
+
+
+def test_import_registers_plugin_passes_and_dialect():
+    out = run_python(textwrap.dedent("""
+        import tlx_alias
+        from triton._C.libtriton import ir
+        """) + PROBE + textwrap.dedent("""
+        ctx = ir.context(); ir.load_dialects(ctx)
+        import tempfile
+        with tempfile.NamedTemporaryFile('w', suffix='.mlir', delete=False) as f:
+            f.write('module { tt.func @k() { %0 = tlx.storage_alias_spec storage = smem : !tlx.storage_alias_spec<smem> tt.return } }')
+        m = ir.parse_mlir_module(f.name, ctx)
+        print('tlx.storage_alias_spec' in str(m))
+        """)).stdout.split()
+    assert " ".join(out[:3]) == EXPECTED_PASSES
+    assert out[-1] == "True"
+
+
+def test_triton_imported_first_still_registers():
+    # The tlx_alias.pth start-up hook registered the plugin before triton loaded.
+    out = run_python("import triton\nimport tlx_alias\n" + PROBE).stdout.strip()
+    assert out == EXPECTED_PASSES
+
+
+def test_without_start_up_hook_tlx_alias_first_works():
+    out = run_python("import tlx_alias\nimport triton\n" + PROBE,
+                     {"TLX_ALIAS_NO_AUTOLOAD": "1", "TRITON_PLUGIN_PATHS": None}).stdout.strip()
+    assert out == EXPECTED_PASSES
+
+
+def test_without_start_up_hook_triton_first_says_what_to_do():
+    proc = run_python("import triton._C.libtriton\nimport tlx_alias\n",
+                      {"TLX_ALIAS_NO_AUTOLOAD": "1", "TRITON_PLUGIN_PATHS": None}, check=False)
+    assert proc.returncode != 0
+    last = proc.stderr.strip().splitlines()[-1]
+    assert last.startswith("ImportError: tlx_alias: triton was imported before tlx_alias")
+    assert "import tlx_alias before triton" in last
+    assert "TRITON_PLUGIN_PATHS=" in last
+
+
+def _fake_triton(tmp_path, version):
+    """A site dir whose `triton` is another version (never importable)."""
+    pkg = tmp_path / "triton"
+    pkg.mkdir()
+    (pkg / "__init__.py").write_text("raise RuntimeError('fake triton imported')\n")
+    dist = tmp_path / f"triton-{version}.dist-info"
+    dist.mkdir()
+    (dist / "METADATA").write_text(f"Metadata-Version: 2.1\nName: triton\nVersion: {version}\n")
+    return str(tmp_path)
+
+
+def test_other_triton_version_is_refused_with_one_line(tmp_path):
+    site = _fake_triton(tmp_path, "3.8.0")
+    proc = run_python(
+        "import os, sys\n"
+        "try:\n"
+        "    import tlx_alias\n"
+        "except ImportError as e:\n"
+        "    print(type(e).__name__, '|', e)\n"
+        "print('libtriton loaded:', 'triton._C.libtriton' in sys.modules)\n"
+        "print('hook set plugin path:', 'TLXAlias' in os.environ.get('TRITON_PLUGIN_PATHS', ''))\n",
+        {"PYTHONPATH": site + os.pathsep + os.environ.get("PYTHONPATH", ""), "TRITON_PLUGIN_PATHS": None})
+    lines = proc.stdout.strip().splitlines()
+    assert lines[0] == ("TritonVersionError | tlx_alias supports only triton==3.7.1 (its plugin ABI), "
+                        "but triton 3.8.0 is installed: pip install triton==3.7.1")
+    assert lines[1] == "libtriton loaded: False"
+    assert lines[2] == "hook set plugin path: False"
+
+
+def test_version_error_is_one_line_on_stderr(tmp_path):
+    site = _fake_triton(tmp_path, "3.8.0")
+    proc = run_python("import tlx_alias", {"PYTHONPATH": site}, check=False)
+    assert proc.returncode == 1
+    assert "Segmentation" not in proc.stderr
+    assert proc.stderr.strip().splitlines()[-1].startswith(
+        "tlx_alias._plugin.TritonVersionError: tlx_alias supports only triton==3.7.1")
