@@ -1,1 +1,87 @@
-// placeholder
+// Step 3 of tlx-storage-alias-lowering: each spec becomes one allocation and
+// each of its allocations a tlx.local_alias view of it.
+//
+//   smem: ttg.local_alloc {alignment} : () -> !ttg.memdesc<N x i8, ...>
+//   tmem: ttng.tmem_alloc : () -> !ttg.memdesc<128 x C x f32, ...> (C columns)
+
+#include "tlx_alias/Dialect/TLX/Transforms/StorageAliasLowering.h"
+#include "tlx_alias/Dialect/TLX/Transforms/TritonOps.h"
+
+#include "llvm/Support/MathExtras.h"
+
+namespace mlir::triton::tlx {
+
+static constexpr int64_t kTmemColumns = 512;
+static constexpr StringLiteral kBytesEncoding =
+    "#ttg.swizzled_shared<{vec = 1, perPhase = 1, maxPhase = 1, order = [0]}>";
+
+static Operation *createStorage(OpBuilder &builder, const SpecPlan &plan) {
+  StorageAliasSpecOp spec = plan.spec;
+  MLIRContext *context = spec.getContext();
+  auto emitError = [&] { return spec.emitOpError(); };
+  MemDescInfo storage;
+  storage.isMutable = true;
+  if (plan.storage == StorageKind::smem) {
+    storage.shape = {plan.sizeBytes};
+    storage.elementType = IntegerType::get(context, 8);
+    storage.encoding = parseAttributeText(context, kBytesEncoding, emitError);
+    storage.memorySpace = parseAttributeText(context, "#ttg.shared_memory", emitError);
+    if (!storage.encoding || !storage.memorySpace)
+      return nullptr;
+    Type type = buildMemDesc(context, storage, emitError);
+    return type ? createLocalAlloc(builder, spec.getLoc(), type, plan.alignment)
+                : nullptr;
+  }
+  int64_t columns = llvm::divideCeil(plan.sizeBytes, kTmemBytesPerColumn);
+  if (columns > kTmemColumns) {
+    spec.emitOpError("storage_alias_spec needs ")
+        << columns << " tensor-memory columns (" << plan.sizeBytes
+        << " bytes); tensor memory has " << kTmemColumns;
+    return nullptr;
+  }
+  storage.shape = {128, columns};
+  storage.elementType = Float32Type::get(context);
+  storage.encoding = parseAttributeText(
+      context,
+      ("#ttng.tensor_memory_encoding<blockM = 128, blockN = " +
+       Twine(columns) + ", colStride = 1>")
+          .str(),
+      emitError);
+  storage.memorySpace = parseAttributeText(context, "#ttng.tensor_memory", emitError);
+  if (!storage.encoding || !storage.memorySpace)
+    return nullptr;
+  Type type = buildMemDesc(context, storage, emitError);
+  return type ? createTmemAlloc(builder, spec.getLoc(), type) : nullptr;
+}
+
+LogicalResult materializeStorageAliases(MutableArrayRef<SpecPlan> plans,
+                                        SmallVectorImpl<PaddedView> &views) {
+  for (SpecPlan &plan : plans) {
+    OpBuilder builder(plan.spec);
+    Operation *storage = createStorage(builder, plan);
+    if (!storage)
+      return failure();
+    Value base = storage->getResult(0);
+    for (AllocInfo &alloc : plan.allocs) {
+      BufferPlacement placement = plan.placements.lookup(alloc.op);
+      FailureOr<ViewLayout> layout = getViewLayout(
+          alloc.op.getType(), placement, [&] { return alloc.op.emitOpError(); });
+      if (failed(layout))
+        return failure();
+      builder.setInsertionPoint(alloc.op);
+      auto alias = builder.create<LocalAliasOp>(alloc.op.getLoc(),
+                                                layout->viewType, base);
+      // Until step 4 retypes them, users of a padded view still expect the
+      // user's type; nothing verifies in between.
+      alloc.op.getResult().replaceAllUsesWith(alias.getResult());
+      alloc.op.erase();
+      if (!layout->isIdentity())
+        views.push_back({alias.getResult(), *layout});
+    }
+    plan.allocs.clear();
+    plan.spec.erase();
+  }
+  return success();
+}
+
+} // namespace mlir::triton::tlx

@@ -1,1 +1,71 @@
-// placeholder
+#include "tlx_alias/Dialect/TLX/Transforms/TritonOps.h"
+#include "tlx_alias/Dialect/TLX/IR/MemDesc.h"
+
+#include "mlir/IR/BuiltinAttributes.h"
+
+namespace mlir::triton::tlx {
+
+Operation *createLocalAlloc(OpBuilder &builder, Location loc, Type type,
+                            int64_t alignment) {
+  OperationState state(loc, ttg_names::kLocalAlloc);
+  state.addTypes(type);
+  state.addAttribute("alignment", builder.getI32IntegerAttr(alignment));
+  return builder.create(state);
+}
+
+Operation *createTmemAlloc(OpBuilder &builder, Location loc, Type type) {
+  OperationState state(loc, ttg_names::kTmemAlloc);
+  state.addTypes(type);
+  return builder.create(state);
+}
+
+Value createMemDescReinterpret(OpBuilder &builder, Location loc, Value src,
+                               Type type) {
+  OperationState state(loc, ttg_names::kMemDescReinterpret);
+  state.addOperands(src);
+  state.addTypes(type);
+  return builder.create(state)->getResult(0);
+}
+
+int64_t getSharedEncodingAlignment(Attribute encoding) {
+  if (!encoding)
+    return 16;
+  if (encoding.getAbstractAttribute().getName() != "ttg.nvmma_shared")
+    return 16;
+  // #ttg.nvmma_shared<{swizzlingByteWidth = 128, ...}>
+  std::string text = toText(encoding);
+  StringRef rest = StringRef(text);
+  size_t pos = rest.find("swizzlingByteWidth = ");
+  int64_t swizzle = 0;
+  if (pos != StringRef::npos)
+    rest.substr(pos + strlen("swizzlingByteWidth = "))
+        .take_while([](char c) { return isdigit(c); })
+        .getAsInteger(10, swizzle);
+  int64_t maxPhase = swizzle == 0 ? 1 : swizzle / 16;
+  return 128 * maxPhase;
+}
+
+int64_t getLocalAllocAlignment(Operation *localAlloc) {
+  if (auto attr = localAlloc->getAttrOfType<IntegerAttr>("alignment"))
+    return attr.getInt();
+  std::optional<MemDescInfo> info =
+      getMemDescInfo(localAlloc->getResult(0).getType());
+  return info ? getSharedEncodingAlignment(info->encoding) : 16;
+}
+
+SmallVector<BlockArgument> getWarpSpecializeCaptureArgs(Operation *ws,
+                                                        unsigned operandIndex) {
+  // ttg.warp_specialize: region 0 is the default partition (implicit
+  // captures); region 1 holds ttg.warp_specialize.partitions, whose regions
+  // take the explicit captures as block arguments, in operand order.
+  SmallVector<BlockArgument> args;
+  if (ws->getNumRegions() < 2 || ws->getRegion(1).empty())
+    return args;
+  Operation *partitions = &ws->getRegion(1).front().front();
+  for (Region &region : partitions->getRegions())
+    if (!region.empty() && operandIndex < region.getNumArguments())
+      args.push_back(region.getArgument(operandIndex));
+  return args;
+}
+
+} // namespace mlir::triton::tlx

@@ -1,0 +1,47 @@
+#ifndef TLX_ALIAS_DIALECT_TLX_TRANSFORMS_TRITONOPS_H
+#define TLX_ALIAS_DIALECT_TLX_TRANSFORMS_TRITONOPS_H
+
+// Triton ops the lowering reads and builds, by name (no Triton headers).
+
+#include "mlir/IR/Builders.h"
+#include "mlir/IR/Operation.h"
+
+namespace mlir::triton::tlx {
+
+namespace ttg_names {
+inline constexpr StringLiteral kLocalAlloc = "ttg.local_alloc";
+inline constexpr StringLiteral kTmemAlloc = "ttng.tmem_alloc";
+inline constexpr StringLiteral kMemDescIndex = "ttg.memdesc_index";
+inline constexpr StringLiteral kMemDescReinterpret = "ttg.memdesc_reinterpret";
+inline constexpr StringLiteral kWarpSpecialize = "ttg.warp_specialize";
+} // namespace ttg_names
+
+inline bool isOpNamed(Operation *op, StringRef name) {
+  return op && op->getName().getStringRef() == name;
+}
+
+/// `ttg.local_alloc {alignment} : () -> type` (no initial value).
+Operation *createLocalAlloc(OpBuilder &builder, Location loc, Type type,
+                            int64_t alignment);
+/// `ttng.tmem_alloc : () -> type` (no initial value, no token).
+Operation *createTmemAlloc(OpBuilder &builder, Location loc, Type type);
+/// `ttg.memdesc_reinterpret %src : ... -> type`.
+Value createMemDescReinterpret(OpBuilder &builder, Location loc, Value src,
+                               Type type);
+
+/// Alignment, in bytes, a shared-memory layout needs of its buffer's start
+/// (Triton's SharedEncodingTrait::getAlignment: NVMMA 128 * maxPhase, i.e.
+/// 1024 for a 128-byte swizzle; 16 otherwise).
+int64_t getSharedEncodingAlignment(Attribute encoding);
+
+/// The alignment attribute of a ttg.local_alloc, or its encoding's.
+int64_t getLocalAllocAlignment(Operation *localAlloc);
+
+/// For a ttg.warp_specialize and one of its operands (an explicit capture),
+/// the block arguments it becomes in each partition region.
+SmallVector<BlockArgument> getWarpSpecializeCaptureArgs(Operation *ws,
+                                                        unsigned operandIndex);
+
+} // namespace mlir::triton::tlx
+
+#endif // TLX_ALIAS_DIALECT_TLX_TRANSFORMS_TRITONOPS_H
