@@ -10,4 +10,8 @@ __version__ = "0.1.0"
 
 register_plugin()
 
+from . import _pipeline  # noqa: E402  (needs the plugin registered)
+
+_stages_hook = _pipeline.install()
+
 __all__ = ["SUPPORTED_TRITON", "TritonVersionError", "plugin_path", "__version__"]

@@ -200,6 +200,36 @@ PYBIND11_MODULE(_opt, m) {
       py::arg("verify_diagnostics") = false, py::arg("print_generic") = false,
       py::arg("print_debuginfo") = false);
   m.def("register_plugin_passes", &registerPluginPasses, py::arg("path"));
+  m.def(
+      "run_passes",
+      [](py::handle pyPassManager, py::handle pyModule) {
+        auto &pm = tlx_alias::python::unwrap<PassManager>(pyPassManager,
+                                                          "pass_manager");
+        auto &module = tlx_alias::python::unwrap<ModuleOp>(pyModule, "module");
+        // Triton reports pass failures as "PassManager::run failed" with the
+        // diagnostics on stderr; keep them for the exception instead.
+        std::string messages;
+        ScopedDiagnosticHandler handler(module.getContext(), [&](Diagnostic &diag) {
+          if (diag.getSeverity() == DiagnosticSeverity::Error ||
+              diag.getSeverity() == DiagnosticSeverity::Warning) {
+            llvm::raw_string_ostream os(messages);
+            os << diag.getLocation() << ": "
+               << (diag.getSeverity() == DiagnosticSeverity::Error ? "error: "
+                                                                    : "warning: ")
+               << diag << "\n";
+            for (Diagnostic &note : diag.getNotes())
+              os << note.getLocation() << ": note: " << note << "\n";
+          }
+          return success();
+        });
+        if (failed(pm.run(module)))
+          throw std::runtime_error(messages.empty() ? "pass pipeline failed"
+                                                    : messages);
+        return messages; // warnings
+      },
+      py::arg("pass_manager"), py::arg("module"),
+      "Runs a triton ir.pass_manager on an ir.module; raises RuntimeError "
+      "carrying the diagnostics on failure, returns warnings otherwise.");
   m.def("is_registered_pass", [](const std::string &name) {
     registerCommonPasses();
     return PassInfo::lookup(name) != nullptr ||

@@ -15,6 +15,8 @@ namespace mlir::triton::tlx {
 namespace {
 
 struct TLXLowerPass : impl::TLXLowerBase<TLXLowerPass> {
+  using Base::Base;
+
   void runOnOperation() override {
     ModuleOp module = getOperation();
     // Kernels without tlx ops must come out byte-identical: touch nothing.
@@ -28,7 +30,7 @@ struct TLXLowerPass : impl::TLXLowerBase<TLXLowerPass> {
     if (!hasTLX)
       return;
     OpPassManager pipeline(ModuleOp::getOperationName());
-    pipeline.addPass(createTLXStorageAliasLowering());
+    pipeline.addPass(createTLXStorageAliasLowering({memoryMap}));
     pipeline.addPass(createCanonicalizerPass());
     pipeline.addPass(createTLXRewriteLocalAlias());
     if (failed(runPipeline(pipeline, module)))

@@ -54,9 +54,66 @@ static Operation *createStorage(OpBuilder &builder, const SpecPlan &plan) {
   return type ? createTmemAlloc(builder, spec.getLoc(), type) : nullptr;
 }
 
+static std::string jsonString(StringRef text) {
+  std::string out = "\"";
+  for (char c : text) {
+    if (c == '"' || c == '\\')
+      out += '\\';
+    if (c == '\n')
+      out += "\\n";
+    else
+      out += c;
+  }
+  return out + "\"";
+}
+
+static std::string locationText(Location loc) {
+  std::string text;
+  llvm::raw_string_ostream os(text);
+  loc.print(os);
+  return text;
+}
+
+static std::string functionName(Operation *op) {
+  for (Operation *parent = op->getParentOp(); parent; parent = parent->getParentOp())
+    if (auto name = parent->getAttrOfType<StringAttr>("sym_name"))
+      return name.str();
+  return "";
+}
+
+// One JSON object per spec, from the numbers the layout engine used.
+static void writeMemoryMapEntry(llvm::raw_ostream &os, SpecPlan &plan,
+                                ArrayRef<std::pair<const AllocInfo *, ViewLayout>> views) {
+  os << "{\"function\": " << jsonString(functionName(plan.spec))
+     << ", \"location\": " << jsonString(locationText(plan.spec.getLoc()))
+     << ", \"storage\": " << jsonString(stringifyEnum(plan.storage))
+     << ", \"size\": " << plan.sizeBytes << ", \"alignment\": " << plan.alignment
+     << ", \"explicit_size\": " << (plan.spec.getBufferSizeBytes() ? "true" : "false")
+     << ", \"views\": [";
+  for (auto [i, entry] : llvm::enumerate(views)) {
+    const auto &[alloc, layout] = entry;
+    auto viewInfo = getMemDescInfo(layout.viewType);
+    os << (i ? ", " : "") << "{\"location\": "
+       << jsonString(locationText(const_cast<StorageAliasLocalAllocOp &>(alloc->op).getLoc()))
+       << ", \"type\": " << jsonString(toText(layout.originalType))
+       << ", \"num_buffers\": " << alloc->type.numBuffers()
+       << ", \"offset\": " << layout.offset
+       << ", \"bytes_between_buffers\": " << layout.bytesBetweenBuffers
+       << ", \"buffer_bytes\": " << alloc->bytesPerBuffer
+       << ", \"alignment\": " << alloc->alignment
+       << ", \"scale\": " << layout.scale << ", \"offset_slots\": " << layout.offsetSlots
+       << ", \"slot_bytes\": " << layout.slotBytes << ", \"expanded_shape\": [";
+    llvm::interleave(viewInfo->shape, os, ", ");
+    os << "]}";
+  }
+  os << "]}\n";
+}
+
 LogicalResult materializeStorageAliases(MutableArrayRef<SpecPlan> plans,
-                                        SmallVectorImpl<PaddedView> &views) {
+                                        SmallVectorImpl<PaddedView> &views,
+                                        llvm::raw_ostream *memoryMap) {
   for (SpecPlan &plan : plans) {
+    SmallVector<std::pair<const AllocInfo *, ViewLayout>> planned;
     OpBuilder builder(plan.spec);
     Operation *storage = createStorage(builder, plan);
     if (!storage)
@@ -68,16 +125,20 @@ LogicalResult materializeStorageAliases(MutableArrayRef<SpecPlan> plans,
           alloc.op.getType(), placement, [&] { return alloc.op.emitOpError(); });
       if (failed(layout))
         return failure();
+      planned.push_back({&alloc, *layout});
       builder.setInsertionPoint(alloc.op);
-      auto alias = builder.create<LocalAliasOp>(alloc.op.getLoc(),
+      auto alias = LocalAliasOp::create(builder, alloc.op.getLoc(),
                                                 layout->viewType, base);
       // Until step 4 retypes them, users of a padded view still expect the
       // user's type; nothing verifies in between.
       alloc.op.getResult().replaceAllUsesWith(alias.getResult());
-      alloc.op.erase();
       if (!layout->isIdentity())
         views.push_back({alias.getResult(), *layout});
     }
+    if (memoryMap)
+      writeMemoryMapEntry(*memoryMap, plan, planned);
+    for (AllocInfo &alloc : plan.allocs)
+      alloc.op.erase();
     plan.allocs.clear();
     plan.spec.erase();
   }

@@ -218,7 +218,7 @@ private:
       Value logical = index->getOperand(1);
       Type indexType = logical.getType();
       auto constant = [&](int64_t v) -> Value {
-        return builder.create<arith::ConstantOp>(loc, builder.getIntegerAttr(indexType, v));
+        return arith::ConstantOp::create(builder, loc, builder.getIntegerAttr(indexType, v));
       };
       Value physical = logical;
       if (layout.scale != 1)

@@ -7,6 +7,9 @@
 #include "tlx_alias/Dialect/TLX/Transforms/Passes.h"
 #include "tlx_alias/Dialect/TLX/Transforms/StorageAliasLowering.h"
 
+#include "llvm/Support/FileSystem.h"
+#include "llvm/Support/raw_ostream.h"
+
 namespace mlir::triton::tlx {
 
 #define GEN_PASS_DEF_TLXSTORAGEALIASLOWERING
@@ -16,6 +19,8 @@ namespace {
 
 struct TLXStorageAliasLoweringPass
     : impl::TLXStorageAliasLoweringBase<TLXStorageAliasLoweringPass> {
+  using Base::Base;
+
   void runOnOperation() override {
     ModuleOp module = getOperation();
     // An allocation whose spec is not a tlx.storage_alias_spec op (e.g. a
@@ -35,8 +40,19 @@ struct TLXStorageAliasLoweringPass
         failed(assignStorageAliasOffsets(module, plans)))
       return signalPassFailure();
 
+    std::optional<llvm::raw_fd_ostream> memoryMapFile;
+    if (!memoryMap.empty()) {
+      std::error_code error;
+      memoryMapFile.emplace(memoryMap, error, llvm::sys::fs::OF_Append);
+      if (error) {
+        module.emitError("cannot open memory map file ")
+            << memoryMap << ": " << error.message();
+        return signalPassFailure();
+      }
+    }
     SmallVector<PaddedView> views;
-    if (failed(materializeStorageAliases(plans, views)) ||
+    if (failed(materializeStorageAliases(
+            plans, views, memoryMapFile ? &*memoryMapFile : nullptr)) ||
         failed(rewritePaddedAccesses(views)))
       return signalPassFailure();
   }

@@ -30,7 +30,8 @@ Value createMemDescReinterpret(OpBuilder &builder, Location loc, Value src,
 int64_t getSharedEncodingAlignment(Attribute encoding) {
   if (!encoding)
     return 16;
-  if (encoding.getAbstractAttribute().getName() != "ttg.nvmma_shared")
+  // ODS registers the attribute under its C++-side name.
+  if (encoding.getAbstractAttribute().getName() != "triton.gpu.nvmma_shared_encoding")
     return 16;
   // #ttg.nvmma_shared<{swizzlingByteWidth = 128, ...}>
   std::string text = toText(encoding);

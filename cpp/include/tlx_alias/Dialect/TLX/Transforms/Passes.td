@@ -25,7 +25,15 @@ def TLXStorageAliasLowering : Pass<"tlx-storage-alias-lowering", "mlir::ModuleOp
     4. **rewrite accesses**: every `ttg.memdesc_index` reaching an expanded
        view (through reinterprets, aliases, warp_specialize captures and
        control flow) indexes `scale * i + offset_slots`.
+
+    With `memory-map=<file>`, the layout of every spec (size, and each
+    view's offset, stride, buffer size and expanded shape) is appended to
+    the file as one JSON object per line.
   }];
+  let options = [
+    Option<"memoryMap", "memory-map", "std::string", /*default=*/"\"\"",
+           "Append each spec's layout to this file (JSON lines)">
+  ];
   let dependentDialects = ["mlir::arith::ArithDialect"];
 }
 
@@ -48,6 +56,10 @@ def TLXLower : Pass<"tlx-lower", "mlir::ModuleOp"> {
     pipeline adds the whole lowering with one call. A module without tlx
     ops is left untouched.
   }];
+  let options = [
+    Option<"memoryMap", "memory-map", "std::string", /*default=*/"\"\"",
+           "Append each spec's layout to this file (JSON lines)">
+  ];
   let dependentDialects = ["mlir::arith::ArithDialect"];
 }
 

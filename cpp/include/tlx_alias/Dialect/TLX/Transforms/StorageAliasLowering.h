@@ -103,8 +103,10 @@ LogicalResult computeStorageAliasSizes(ModuleOp module,
 LogicalResult assignStorageAliasOffsets(ModuleOp module,
                                         MutableArrayRef<SpecPlan> plans);
 // Step 3: one allocation per spec, one tlx.local_alias view per allocation.
+// With a non-null `memoryMap`, appends one JSON line per spec to it.
 LogicalResult materializeStorageAliases(MutableArrayRef<SpecPlan> plans,
-                                        SmallVectorImpl<PaddedView> &views);
+                                        SmallVectorImpl<PaddedView> &views,
+                                        llvm::raw_ostream *memoryMap = nullptr);
 // Step 4: retypes the views along their uses and rewrites buffer indices.
 LogicalResult rewritePaddedAccesses(ArrayRef<PaddedView> views);
 

@@ -1,0 +1,98 @@
+"""Puts the TLX lowering into triton's compilation pipeline.
+
+Through `knobs.runtime.add_stages_inspection_hook` (composed with any hook
+already set): kernels reach Triton's own TTGIR passes, and in any case its
+allocation and membar analysis (the start of the llir stage), with only
+stock ops. The hook contributes a cache key (plugin version and file hash),
+so kernels recompile when the plugin changes.
+"""
+import functools
+import hashlib
+import warnings
+
+from triton import knobs
+from triton._C.libtriton import ir, passes
+
+from . import _opt
+from ._plugin import plugin_path
+
+TLX_DIALECT_PREFIX = "tlx."
+
+
+@functools.lru_cache(maxsize=None)
+def cache_key():
+    with open(plugin_path(), "rb") as f:
+        digest = hashlib.sha256(f.read()).hexdigest()
+    from . import __version__
+
+    return f"tlx_alias-{__version__}-{digest}"
+
+
+def has_tlx_ops(module):
+    found = []
+
+    def visit(op):
+        if op.get_name().startswith(TLX_DIALECT_PREFIX):
+            found.append(op)
+
+    module.walk(visit)
+    return bool(found)
+
+
+def run_passes(module, add_passes, name="tlx"):
+    """Runs passes on an ir.module; errors carry the compiler's diagnostics."""
+    pm = ir.pass_manager(module.context)
+    pm.enable_debug()
+    add_passes(pm)
+    try:
+        reported = _opt.run_passes(pm, module)
+    except RuntimeError as error:
+        raise RuntimeError(f"{name} failed:\n{error}") from None
+    if reported:
+        warnings.warn(reported.strip(), stacklevel=3)
+
+
+def lower_module(module, memory_map=None):
+    """Lowers every tlx op of an ir.module to stock TTGIR (tlx-lower)."""
+    args = [f"memory-map={memory_map}"] if memory_map else []
+    run_passes(module, lambda pm: passes.plugin.tlx_lower(pm, args), "tlx-lower")
+
+
+class StagesHook:
+    """The add_stages_inspection_hook: ours, then the one it replaced."""
+
+    def __init__(self, previous):
+        self.previous = previous
+        self.memory_map = None  # set by tlx_alias.memory_map()
+
+    def __call__(self, backend=None, stages=None, options=None, language=None, capability=None):
+        if stages is None:  # asked for the cache key
+            key, digest = ("", "")
+            if self.previous is not None:
+                key, digest = self.previous()
+            return key + cache_key(), digest + cache_key()
+        if self.previous is not None:
+            self.previous(backend, stages, options, language, capability)
+        self._wrap_llir(stages)
+
+    def _wrap_llir(self, stages):
+        # IR sources (`triton.compile("k.ttgir")`) start here; JIT kernels
+        # arrive lowered already. Without tlx ops the module is untouched.
+        make_llir = stages["llir"]
+
+        def llir(module, metadata):
+            if has_tlx_ops(module):
+                lower_module(module, self.memory_map)
+            return make_llir(module, metadata)
+
+        stages["llir"] = llir
+
+
+def install():
+    """Installs the hook once, keeping whatever hook was there before."""
+    current = knobs.runtime.add_stages_inspection_hook
+    if isinstance(current, StagesHook):
+        return current
+    hook = StagesHook(current)
+    knobs.runtime.add_stages_inspection_hook = hook
+    return hook

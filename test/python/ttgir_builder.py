@@ -1,0 +1,135 @@
+"""Generates TTGIR modules that use storage alias specs, for the tests.
+
+A tree is a nested tuple: ("shared"|"distinct", child, ...) with leaves
+`Leaf` objects. Each leaf is allocated from one spec, stored to at every
+buffer index (so nothing is dead), and the tree is set as the spec's overlap.
+"""
+import dataclasses
+import math
+
+DTYPE_BITS = {"f32": 32, "f16": 16, "bf16": 16, "i8": 8, "i32": 32, "f8E4M3FN": 8, "i64": 64}
+SWIZZLED = {
+    1: "#ttg.swizzled_shared<{vec = 1, perPhase = 1, maxPhase = 1, order = [0]}>",
+    2: "#ttg.swizzled_shared<{vec = 1, perPhase = 1, maxPhase = 1, order = [1, 0]}>",
+}
+BLOCKED = {
+    1: "#ttg.blocked<{sizePerThread = [1], threadsPerWarp = [32], warpsPerCTA = [4], order = [0]}>",
+    2: "#ttg.blocked<{sizePerThread = [1, 4], threadsPerWarp = [8, 4], warpsPerCTA = [4, 1], order = [1, 0]}>",
+}
+HEADER = ('module attributes {"ttg.num-warps" = 4 : i32, "ttg.num-ctas" = 1 : i32, '
+          '"ttg.threads-per-warp" = 32 : i32, ttg.target = "cuda:90"} {')
+
+
+def nvmma(swizzle, bits):
+    return (f"#ttg.nvmma_shared<{{swizzlingByteWidth = {swizzle}, transposed = false, "
+            f"elementBitWidth = {bits}}}>")
+
+
+@dataclasses.dataclass
+class Leaf:
+    shape: tuple  # one buffer
+    dtype: str
+    num: int
+    encoding: str = None  # default: swizzled of the buffer's rank
+
+    @property
+    def bits(self):
+        return DTYPE_BITS[self.dtype]
+
+    @property
+    def buffer_bytes(self):
+        return math.ceil(math.prod(self.shape) * self.bits / 8)
+
+    @property
+    def layout(self):
+        return self.encoding or SWIZZLED[len(self.shape)]
+
+    @property
+    def alignment(self):
+        if self.encoding and "nvmma" in self.encoding:
+            swizzle = int(self.encoding.split("swizzlingByteWidth = ")[1].split(",")[0])
+            return max(128, 128 * (swizzle // 16 if swizzle else 1))
+        return 128
+
+    def memdesc(self, num=None):
+        dims = "x".join(str(d) for d in ((self.num if num is None else num),) + tuple(self.shape))
+        return f"!ttg.memdesc<{dims}x{self.dtype}, {self.layout}, #ttg.shared_memory, mutable>"
+
+    def buffer_memdesc(self):
+        dims = "x".join(str(d) for d in self.shape)
+        return f"!ttg.memdesc<{dims}x{self.dtype}, {self.layout}, #ttg.shared_memory, mutable>"
+
+    def tensor(self):
+        dims = "x".join(str(d) for d in self.shape)
+        return f"tensor<{dims}x{self.dtype}, {BLOCKED[len(self.shape)]}>"
+
+    def constant(self):
+        value = "1" if self.dtype.startswith("i") else "1.0"
+        return f"arith.constant dense<{value}> : {self.tensor()}"
+
+
+def leaves_of(tree):
+    if isinstance(tree, Leaf):
+        return [tree]
+    return [leaf for child in tree[1:] for leaf in leaves_of(child)]
+
+
+def node_size(tree):
+    """(bytes, alignment) the layout needs per buffer index: the ideal."""
+    if isinstance(tree, Leaf):
+        return tree.buffer_bytes, tree.alignment
+    sizes = [node_size(child) for child in tree[1:]]
+    align = max(a for _, a in sizes)
+    if tree[0] == "shared":
+        return max(b for b, _ in sizes), align
+    cursor = 0
+    for b, a in sizes:
+        cursor = -(-cursor // a) * a + b
+    return cursor, align
+
+
+def ideal_size(tree):
+    size, align = node_size(tree)
+    return leaves_of(tree)[0].num * (-(-size // align) * align)
+
+
+def build_module(tree, size=None, constant_indices=True, overlap=True, func="k"):
+    """TTGIR text: one spec, its allocations, the overlap tree, one store per
+    buffer (constant indices) or one store at a runtime index `%i`."""
+    leaves = leaves_of(tree)
+    spec_ty = f"!tlx.storage_alias_spec<smem{', ' + str(size) if size else ''}>"
+    size_attr = f", size = {size}" if size else ""
+    lines = [HEADER, f"  tt.func public @{func}(%i: i32) {{",
+             f"    %spec = tlx.storage_alias_spec storage = smem{size_attr} : {spec_ty}"]
+    for n, leaf in enumerate(leaves):
+        lines.append(f"    %a{n} = tlx.storage_alias_local_alloc %spec : {spec_ty} -> {leaf.memdesc()}")
+    counter = [0]
+    types = {id(leaf): leaf.memdesc() for leaf in leaves}
+
+    def emit(node):
+        if isinstance(node, Leaf):
+            return f"%a{leaves.index(node)}", types[id(node)]
+        operands = [emit(child) for child in node[1:]]
+        name = f"%g{counter[0]}"
+        counter[0] += 1
+        kind = node[0]
+        lines.append(f"    {name} = tlx.reuse_group({', '.join(o for o, _ in operands)}) "
+                     f"group_kind = {kind} : ({', '.join(t for _, t in operands)}) "
+                     f"-> !tlx.reuse_group<{kind}>")
+        return name, f"!tlx.reuse_group<{kind}>"
+
+    if overlap and not isinstance(tree, Leaf):
+        root, root_ty = emit(tree)
+        lines.append(f"    tlx.set_buffer_overlap(%spec, {root}) : ({spec_ty}, {root_ty}) -> ()")
+    for n, leaf in enumerate(leaves):
+        lines.append(f"    %cst{n} = {leaf.constant()}")
+        indices = range(leaf.num) if constant_indices else [None]
+        for b in indices:
+            index = f"%c{n}_{b}" if b is not None else "%i"
+            if b is not None:
+                lines.append(f"    {index} = arith.constant {b} : i32")
+            lines.append(f"    %v{n}_{b} = ttg.memdesc_index %a{n}[{index}] : {leaf.memdesc()} -> "
+                         f"{leaf.buffer_memdesc()}")
+            lines.append(f"    ttg.local_store %cst{n}, %v{n}_{b} : {leaf.tensor()} -> {leaf.buffer_memdesc()}")
+    lines += ["    tt.return", "  }", "}"]
+    return "\n".join(lines) + "\n"
