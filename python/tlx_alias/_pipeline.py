@@ -39,9 +39,12 @@ def has_tlx_ops(module):
     return bool(found)
 
 
-def run_passes(module, add_passes, name="tlx"):
-    """Runs passes on an ir.module; errors carry the compiler's diagnostics."""
-    pm = ir.pass_manager(module.context)
+def run_passes(module, add_passes, name="tlx", context=None):
+    """Runs passes on an ir.module; errors carry the compiler's diagnostics.
+
+    triton's compiler attaches `.context` to the modules it handles; a module
+    parsed by hand needs its context passed."""
+    pm = ir.pass_manager(context if context is not None else module.context)
     pm.enable_debug()
     add_passes(pm)
     try:
