@@ -1,7 +1,20 @@
 """tlx-alias: TLX's storage_alias_spec buffer sharing for stock triton 3.7.1.
 
 Importing this package checks the installed triton (3.7.1 only), registers
-the C++ plugin (the `tlx` dialect and the lowering passes) with libtriton.
+the C++ plugin (the `tlx` dialect and its passes) with libtriton, and puts
+the lowering into triton's compilation pipeline. Kernels then use the TLX
+API:
+
+    import tlx_alias as tlx
+
+    @triton.jit
+    def kernel(...):
+        spec = tlx.storage_alias_spec(storage=tlx.storage_kind.smem)
+        a = tlx.local_alloc((64, 64), tl.float32, 2, reuse=spec)
+        b = tlx.local_alloc((64, 64), tl.bfloat16, 2, reuse=spec)
+        spec.set_buffer_overlap(tlx.reuse_group(a, b, group_type=tlx.reuse_group_type.shared))
+        tlx.local_store(a[0], x)
+        y = tlx.local_load(a[0])
 """
 from ._plugin import TritonVersionError, plugin_path, register_plugin
 from ._triton_version import SUPPORTED_TRITON
@@ -10,8 +23,19 @@ __version__ = "0.1.0"
 
 register_plugin()
 
-from . import _pipeline  # noqa: E402  (needs the plugin registered)
+# Everything below needs the plugin registered.
+from . import _pipeline  # noqa: E402
+from .layouts import (encoding, nv_mma_shared_layout, swizzled_shared_layout,  # noqa: E402
+                      tensor_memory_layout)
+from .mem_ops import local_alloc, local_load, local_store, local_view, set_buffer_overlap  # noqa: E402
+from .memory_map import memory_map, print_memory_map  # noqa: E402
+from .types import buffered_tensor, reuse_group, reuse_group_type, storage_alias_spec, storage_kind  # noqa: E402
 
 _stages_hook = _pipeline.install()
 
-__all__ = ["SUPPORTED_TRITON", "TritonVersionError", "plugin_path", "__version__"]
+__all__ = [
+    "SUPPORTED_TRITON", "TritonVersionError", "__version__", "buffered_tensor", "encoding",
+    "local_alloc", "local_load", "local_store", "local_view", "memory_map", "nv_mma_shared_layout",
+    "plugin_path", "print_memory_map", "reuse_group", "reuse_group_type", "set_buffer_overlap",
+    "storage_alias_spec", "storage_kind", "swizzled_shared_layout", "tensor_memory_layout",
+]

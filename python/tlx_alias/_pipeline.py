@@ -6,8 +6,12 @@ allocation and membar analysis (the start of the llir stage), with only
 stock ops. The hook contributes a cache key (plugin version and file hash),
 so kernels recompile when the plugin changes.
 """
+import contextlib
 import functools
 import hashlib
+import json
+import os
+import tempfile
 import warnings
 
 from triton import knobs
@@ -61,12 +65,41 @@ def lower_module(module, memory_map=None):
     run_passes(module, lambda pm: passes.plugin.tlx_lower(pm, args), "tlx-lower")
 
 
+@contextlib.contextmanager
+def diagnostics_in_errors(context, name):
+    """Re-raises a RuntimeError from triton's pass managers with the error
+    diagnostics reported meanwhile (triton prints them to stderr only)."""
+    collector = _opt.DiagnosticCollector(context)
+    try:
+        yield
+    except RuntimeError as error:
+        if collector.messages:
+            raise RuntimeError(f"{name} failed:\n{collector.messages.rstrip()}") from error
+        raise
+    finally:
+        collector.close()
+
+
+@contextlib.contextmanager
+def memory_map_file():
+    fd, path = tempfile.mkstemp(prefix="tlx_memory_map_", suffix=".jsonl")
+    os.close(fd)
+    try:
+        yield path
+    finally:
+        os.unlink(path)
+
+
+def read_memory_map(path):
+    with open(path) as f:
+        return [json.loads(line) for line in f if line.strip()]
+
+
 class StagesHook:
     """The add_stages_inspection_hook: ours, then the one it replaced."""
 
     def __init__(self, previous):
         self.previous = previous
-        self.memory_map = None  # set by tlx_alias.memory_map()
 
     def __call__(self, backend=None, stages=None, options=None, language=None, capability=None):
         if stages is None:  # asked for the cache key
@@ -76,7 +109,36 @@ class StagesHook:
             return key + cache_key(), digest + cache_key()
         if self.previous is not None:
             self.previous(backend, stages, options, language, capability)
+        if "ttgir" in stages and "ttir" in stages:
+            self._wrap_ttgir(stages)
         self._wrap_llir(stages)
+
+    def _wrap_ttgir(self, stages):
+        # JIT kernels: our passes go right after triton's TTIR->TTGIR
+        # conversion (inside make_ttgir), so that every TTGIR pass of triton
+        # sees stock ops only. Kernels without tlx ops take the stock path.
+        make_ttgir = stages["ttgir"]
+
+        def ttgir(module, metadata):
+            if not has_tlx_ops(module):
+                return make_ttgir(module, metadata)
+            convert = passes.ttir.add_convert_to_ttgpuir
+            with memory_map_file() as path:
+
+                def add_convert_and_tlx(pm, *args, **kwargs):
+                    convert(pm, *args, **kwargs)
+                    passes.plugin.tlx_jit_lowering(pm, [f"memory-map={path}"])
+
+                passes.ttir.add_convert_to_ttgpuir = add_convert_and_tlx
+                try:
+                    with diagnostics_in_errors(module.context, "make_ttgir"):
+                        result = make_ttgir(module, metadata)
+                finally:
+                    passes.ttir.add_convert_to_ttgpuir = convert
+                metadata["tlx_memory_map"] = json.dumps(read_memory_map(path))
+            return result
+
+        stages["ttgir"] = ttgir
 
     def _wrap_llir(self, stages):
         # IR sources (`triton.compile("k.ttgir")`) start here; JIT kernels
@@ -85,7 +147,9 @@ class StagesHook:
 
         def llir(module, metadata):
             if has_tlx_ops(module):
-                lower_module(module, self.memory_map)
+                with memory_map_file() as path:
+                    lower_module(module, path)
+                    metadata["tlx_memory_map"] = json.dumps(read_memory_map(path))
             return make_llir(module, metadata)
 
         stages["llir"] = llir

@@ -89,6 +89,26 @@ void addPassWithOptions(mlir::PassManager *pm,
 
 void registerAllTLXPasses() { mlir::triton::tlx::registerTLXPasses(); }
 
+// For @triton.jit kernels, added right after triton's TTIR->TTGIR conversion:
+// makes that conversion leave unrealized casts in front of tlx.local_store
+// (its `enable-source-remat` option, which no textual pipeline can reach),
+// then converts the local memory ops and lowers the storage aliases.
+void addJitLowering(mlir::PassManager *pm, const std::vector<std::string> &args) {
+  for (mlir::Pass &pass : *pm) {
+    if (pass.getArgument() != "convert-triton-to-tritongpu")
+      continue;
+    if (mlir::failed(pass.initializeOptions(
+            "enable-source-remat=true", [](const llvm::Twine &msg) {
+              llvm::errs() << msg << "\n";
+              return mlir::failure();
+            })))
+      llvm::report_fatal_error("tlx-alias: cannot configure "
+                               "convert-triton-to-tritongpu");
+  }
+  pm->addPass(mlir::triton::tlx::createTLXConvertLocalMemory());
+  addPassWithOptions<mlir::triton::tlx::createTLXLower>(pm, args);
+}
+
 const PassInfo kPasses[] = {
     {"tlx_storage_alias_lowering", TLX_ALIAS_VERSION,
      &addPassWithOptions<mlir::triton::tlx::createTLXStorageAliasLowering>,
@@ -98,6 +118,11 @@ const PassInfo kPasses[] = {
      &registerAllTLXPasses},
     {"tlx_lower", TLX_ALIAS_VERSION,
      &addPassWithOptions<mlir::triton::tlx::createTLXLower>,
+     &registerAllTLXPasses},
+    {"tlx_convert_local_memory", TLX_ALIAS_VERSION,
+     &addPassWithOptions<mlir::triton::tlx::createTLXConvertLocalMemory>,
+     &registerAllTLXPasses},
+    {"tlx_jit_lowering", TLX_ALIAS_VERSION, &addJitLowering,
      &registerAllTLXPasses},
 };
 

@@ -194,3 +194,36 @@ LogicalResult SetBufferOverlapOp::verify() {
   }
   return success();
 }
+
+//===----------------------------------------------------------------------===//
+// LocalLoadOp / LocalStoreOp
+//===----------------------------------------------------------------------===//
+
+// The tensor and one buffer agree on shape and element type.
+static LogicalResult verifyBufferAccess(Operation *op, Type memdesc,
+                                        RankedTensorType tensor) {
+  std::optional<MemDescInfo> info = getMemDescInfo(memdesc);
+  if (!info)
+    return op->emitOpError("expects a !ttg.memdesc, got ") << memdesc;
+  if (ArrayRef(info->shape) != tensor.getShape() ||
+      info->elementType != tensor.getElementType())
+    return op->emitOpError("tensor ")
+           << tensor << " does not match the buffer " << memdesc
+           << " (shape and element type must agree)";
+  return success();
+}
+
+LogicalResult LocalLoadOp::verify() {
+  return verifyBufferAccess(*this, getSrc().getType(),
+                            cast<RankedTensorType>(getType()));
+}
+
+LogicalResult LocalStoreOp::verify() {
+  if (failed(verifyBufferAccess(*this, getDst().getType(),
+                                cast<RankedTensorType>(getValue().getType()))))
+    return failure();
+  if (!getMemDescInfo(getDst().getType())->isMutable)
+    return emitOpError("cannot store into an immutable buffer ")
+           << getDst().getType();
+  return success();
+}

@@ -154,4 +154,38 @@ def TLX_SetBufferOverlapOp : TLX_Op<"set_buffer_overlap"> {
   let hasVerifier = 1;
 }
 
+def TLX_LocalLoadOp : TLX_Op<"local_load", [MemoryEffects<[MemRead<DefaultResource>]>]> {
+  let summary = "Load one buffer into a tensor (TTIR; layout chosen later)";
+  let description = [{
+    What `tlx.local_load(view)` emits in a `@triton.jit` kernel, where
+    tensors have no layout yet. Right after Triton's TTIR->TTGIR conversion,
+    `tlx-convert-local-memory` turns it into a `ttg.local_load` producing the
+    layout its converted users ask for.
+
+    ```mlir
+    %t = tlx.local_load %buf : !ttg.memdesc<64x64xf32, #shared, #smem, mutable> -> tensor<64x64xf32>
+    ```
+  }];
+  let arguments = (ins TLX_MemDesc:$src);
+  let results = (outs AnyRankedTensor:$result);
+  let assemblyFormat = [{ $src attr-dict `:` type($src) `->` type($result) }];
+  let hasVerifier = 1;
+}
+
+def TLX_LocalStoreOp : TLX_Op<"local_store", [MemoryEffects<[MemWrite<DefaultResource>]>]> {
+  let summary = "Store a tensor into one buffer (TTIR; layout chosen later)";
+  let description = [{
+    What `tlx.local_store(view, value)` emits in a `@triton.jit` kernel.
+    `tlx-convert-local-memory` turns it into a `ttg.local_store` of the
+    value's converted (encoded) form.
+
+    ```mlir
+    tlx.local_store %t, %buf : tensor<64x64xf32> -> !ttg.memdesc<64x64xf32, #shared, #smem, mutable>
+    ```
+  }];
+  let arguments = (ins AnyRankedTensor:$value, TLX_MemDesc:$dst);
+  let assemblyFormat = [{ $value `,` $dst attr-dict `:` type($value) `->` type($dst) }];
+  let hasVerifier = 1;
+}
+
 #endif // TLX_OPS_TD

@@ -48,6 +48,24 @@ def TLXRewriteLocalAlias : Pass<"tlx-rewrite-local-alias", "mlir::ModuleOp"> {
   }];
 }
 
+def TLXConvertLocalMemory : Pass<"tlx-convert-local-memory", "mlir::ModuleOp"> {
+  let summary = "Give tlx.local_load/local_store the layouts of their neighbours";
+  let description = [{
+    Runs right after Triton's `convert-triton-to-tritongpu`, which has no
+    patterns for memory ops and leaves layout-less tensors around them:
+
+    * `tlx.local_load` becomes a `ttg.local_load` producing the encoding its
+      converted users (`ttg.convert_layout` or unrealized casts) ask for, or
+      Triton's default blocked layout when nobody asks;
+    * `tlx.local_store` becomes a `ttg.local_store` of the encoded value that
+      the conversion left behind an unrealized cast (the plugin turns on the
+      conversion's `enable-source-remat` so that it does).
+
+    The casts it resolves are erased; none are left for Triton's later
+    passes.
+  }];
+}
+
 def TLXLower : Pass<"tlx-lower", "mlir::ModuleOp"> {
   let summary = "The whole TLX storage-alias lowering as one pass";
   let description = [{

@@ -1,0 +1,178 @@
+// tlx-convert-local-memory: tlx.local_load/local_store -> ttg ones, with the
+// layouts the TTIR->TTGIR conversion gave their neighbours.
+//
+// Triton's convert-triton-to-tritongpu has no patterns for memory ops; it
+// leaves our ops with layout-less tensors: a loaded tensor reaches its
+// converted users through ttg.convert_layout (or an unrealized cast), and a
+// stored tensor arrives through an unrealized cast from its encoded form.
+
+#include "tlx_alias/Dialect/TLX/IR/Dialect.h"
+#include "tlx_alias/Dialect/TLX/Transforms/Passes.h"
+#include "tlx_alias/Dialect/TLX/Transforms/TritonOps.h"
+
+#include "mlir/IR/BuiltinOps.h"
+
+namespace mlir::triton::tlx {
+
+#define GEN_PASS_DEF_TLXCONVERTLOCALMEMORY
+#include "tlx_alias/Dialect/TLX/Transforms/Passes.h.inc"
+
+namespace {
+
+constexpr StringLiteral kConvertLayout = "ttg.convert_layout";
+constexpr StringLiteral kUnrealizedCast = "builtin.unrealized_conversion_cast";
+constexpr StringLiteral kLocalLoad = "ttg.local_load";
+constexpr StringLiteral kLocalStore = "ttg.local_store";
+
+bool isEncodedTensor(Type type) {
+  auto tensor = dyn_cast<RankedTensorType>(type);
+  return tensor && tensor.getEncoding();
+}
+
+bool isLayoutBridge(Operation *op) {
+  return (isOpNamed(op, kConvertLayout) || isOpNamed(op, kUnrealizedCast)) &&
+         op->getNumOperands() == 1 && op->getNumResults() == 1;
+}
+
+int64_t moduleIntAttr(ModuleOp module, StringRef name, int64_t fallback) {
+  if (auto attr = module->getAttrOfType<IntegerAttr>(name))
+    return attr.getInt();
+  return fallback;
+}
+
+// Triton's default blocked layout: one element per thread, threads and then
+// warps spread over the fastest-varying dimensions first.
+std::string defaultBlockedLayout(ArrayRef<int64_t> shape, int64_t numWarps,
+                                 int64_t threadsPerWarp) {
+  size_t rank = shape.size();
+  SmallVector<int64_t> threads(rank, 1), warps(rank, 1), order;
+  for (size_t i = 0; i < rank; ++i)
+    order.push_back(rank - 1 - i);
+  int64_t remainingThreads = threadsPerWarp, remainingWarps = numWarps;
+  for (int64_t dim : order) {
+    int64_t t = std::min<int64_t>(remainingThreads, std::max<int64_t>(1, shape[dim]));
+    threads[dim] = t;
+    remainingThreads /= t;
+  }
+  threads[order.back()] *= remainingThreads;
+  for (int64_t dim : order) {
+    int64_t room = std::max<int64_t>(1, shape[dim] / threads[dim]);
+    int64_t w = std::min<int64_t>(remainingWarps, room);
+    warps[dim] = w;
+    remainingWarps /= w;
+  }
+  warps[order.back()] *= remainingWarps;
+  std::string text;
+  llvm::raw_string_ostream os(text);
+  auto list = [&](ArrayRef<int64_t> values) {
+    os << "[";
+    llvm::interleaveComma(values, os);
+    os << "]";
+  };
+  os << "#ttg.blocked<{sizePerThread = ";
+  list(SmallVector<int64_t>(rank, 1));
+  os << ", threadsPerWarp = ";
+  list(threads);
+  os << ", warpsPerCTA = ";
+  list(warps);
+  os << ", order = ";
+  list(order);
+  os << "}>";
+  return text;
+}
+
+Value createOp(OpBuilder &builder, Location loc, StringRef name,
+               ValueRange operands, TypeRange types) {
+  OperationState state(loc, name);
+  state.addOperands(operands);
+  state.addTypes(types);
+  Operation *op = builder.create(state);
+  return op->getNumResults() ? op->getResult(0) : Value();
+}
+
+LogicalResult convertLoad(LocalLoadOp load, ModuleOp module) {
+  auto tensorType = cast<RankedTensorType>(load.getType());
+  // The layout the users ask for, else Triton's default.
+  RankedTensorType encodedType;
+  for (Operation *user : load->getUsers())
+    if (isLayoutBridge(user) && isEncodedTensor(user->getResult(0).getType())) {
+      encodedType = cast<RankedTensorType>(user->getResult(0).getType());
+      break;
+    }
+  if (!encodedType) {
+    Attribute encoding = parseAttributeText(
+        load.getContext(),
+        defaultBlockedLayout(tensorType.getShape(),
+                             moduleIntAttr(module, "ttg.num-warps", 4),
+                             moduleIntAttr(module, "ttg.threads-per-warp", 32)),
+        [&] { return load.emitOpError(); });
+    if (!encoding)
+      return failure();
+    encodedType = RankedTensorType::get(tensorType.getShape(),
+                                        tensorType.getElementType(), encoding);
+  }
+  OpBuilder builder(load);
+  Value loaded = createOp(builder, load.getLoc(), kLocalLoad, load.getSrc(), encodedType);
+  for (OpOperand &use : llvm::make_early_inc_range(load->getUses())) {
+    Operation *user = use.getOwner();
+    if (isLayoutBridge(user) && user->getResult(0).getType() == encodedType) {
+      user->getResult(0).replaceAllUsesWith(loaded);
+      user->erase();
+    } else if (isLayoutBridge(user) && isEncodedTensor(user->getResult(0).getType())) {
+      OpBuilder at(user);
+      Value converted = createOp(at, user->getLoc(), kConvertLayout, loaded,
+                                 user->getResult(0).getType());
+      user->getResult(0).replaceAllUsesWith(converted);
+      user->erase();
+    } else if (isa<LocalStoreOp>(user)) {
+      use.set(loaded); // converted right after
+    } else {
+      return user->emitOpError("uses a tlx.local_load result that has no layout "
+                               "after the TTGIR conversion");
+    }
+  }
+  load.erase();
+  return success();
+}
+
+LogicalResult convertStore(LocalStoreOp store) {
+  Value value = store.getValue();
+  Operation *cast = value.getDefiningOp();
+  if (!isEncodedTensor(value.getType())) {
+    if (!cast || !isOpNamed(cast, kUnrealizedCast) || cast->getNumOperands() != 1 ||
+        !isEncodedTensor(cast->getOperand(0).getType()))
+      return store.emitOpError("stores a tensor that has no layout after the "
+                               "TTGIR conversion");
+    value = cast->getOperand(0);
+  }
+  OpBuilder builder(store);
+  createOp(builder, store.getLoc(), kLocalStore, {value, store.getDst()}, {});
+  store.erase();
+  if (cast && isOpNamed(cast, kUnrealizedCast) && cast->use_empty())
+    cast->erase();
+  return success();
+}
+
+struct TLXConvertLocalMemoryPass
+    : impl::TLXConvertLocalMemoryBase<TLXConvertLocalMemoryPass> {
+  void runOnOperation() override {
+    ModuleOp module = getOperation();
+    SmallVector<LocalLoadOp> loads;
+    SmallVector<LocalStoreOp> stores;
+    module.walk([&](Operation *op) {
+      if (auto load = dyn_cast<LocalLoadOp>(op))
+        loads.push_back(load);
+      else if (auto store = dyn_cast<LocalStoreOp>(op))
+        stores.push_back(store);
+    });
+    for (LocalLoadOp load : loads)
+      if (failed(convertLoad(load, module)))
+        return signalPassFailure();
+    for (LocalStoreOp store : stores)
+      if (failed(convertStore(store)))
+        return signalPassFailure();
+  }
+};
+
+} // namespace
+} // namespace mlir::triton::tlx

@@ -1,0 +1,125 @@
+// tlx_alias._C: builds ops at the insertion point of triton's `ir.builder`.
+//
+// Thin on purpose: the IR work (verification, lowering) lives in the plugin.
+// Triton 3.7.1's pybind classes are module_local, so results cannot be
+// returned as `ir.value`s: Python passes placeholder values (any `ir.value`)
+// and each is overwritten with one result of the new op.
+
+#include "TritonObjects.h"
+
+#include <pybind11/stl.h>
+
+#include "mlir/AsmParser/AsmParser.h"
+#include "mlir/IR/Builders.h"
+#include "mlir/IR/Diagnostics.h"
+#include "mlir/IR/MLIRContext.h"
+#include "mlir/IR/Operation.h"
+#include "mlir/IR/Verifier.h"
+#include "llvm/Support/raw_ostream.h"
+
+#include <map>
+#include <memory>
+#include <stdexcept>
+#include <string>
+#include <vector>
+
+namespace py = pybind11;
+using namespace mlir;
+
+namespace {
+
+// The layout of triton's TritonOpBuilder (python/src/ir.h, 3.7.1).
+struct TritonOpBuilder {
+  std::unique_ptr<OpBuilder> builder;
+  std::unique_ptr<Location> lastLoc;
+  bool lineInfoEnabled;
+};
+
+// Diagnostics raised while building go into the Python exception.
+class DiagnosticCapture {
+public:
+  explicit DiagnosticCapture(MLIRContext *context)
+      : handler(context, [this](Diagnostic &diag) {
+          llvm::raw_string_ostream os(messages);
+          if (!messages.empty())
+            os << "\n";
+          os << diag;
+          for (Diagnostic &note : diag.getNotes())
+            os << "\nnote: " << note;
+          return success();
+        }) {}
+  std::string messages;
+
+private:
+  ScopedDiagnosticHandler handler;
+};
+
+Value &unwrapValue(py::handle value) {
+  return tlx_alias::python::unwrap<Value>(value, "value");
+}
+
+void createOp(py::handle pyBuilder, const std::string &name,
+              const std::vector<py::handle> &operands,
+              const std::vector<std::string> &resultTypes,
+              const std::map<std::string, std::string> &attributes,
+              const std::vector<py::handle> &results) {
+  auto &triton = tlx_alias::python::unwrap<TritonOpBuilder>(pyBuilder, "builder");
+  OpBuilder &builder = *triton.builder;
+  MLIRContext *context = builder.getContext();
+  Location loc = triton.lastLoc ? *triton.lastLoc : builder.getUnknownLoc();
+  if (results.size() != resultTypes.size())
+    throw std::invalid_argument("one placeholder per result type is needed");
+
+  DiagnosticCapture capture(context);
+  OperationState state(loc, name);
+  for (py::handle operand : operands)
+    state.addOperands(unwrapValue(operand));
+  for (const std::string &text : resultTypes) {
+    Type type = parseType(text, context);
+    if (!type)
+      throw py::value_error("invalid type " + text + ": " + capture.messages);
+    state.addTypes(type);
+  }
+  for (const auto &[key, text] : attributes) {
+    Attribute attr = parseAttribute(text, context);
+    if (!attr)
+      throw py::value_error("invalid attribute " + key + " = " + text + ": " +
+                            capture.messages);
+    state.addAttribute(key, attr);
+  }
+  if (!state.name.isRegistered())
+    throw py::value_error("unknown op " + name + " (is the plugin loaded?)");
+  Operation *op = builder.create(state);
+  if (failed(verify(op))) {
+    op->erase();
+    throw py::value_error(capture.messages);
+  }
+  for (auto [slot, result] : llvm::zip(results, op->getResults())) {
+    Value &placeholder = unwrapValue(slot);
+    Operation *dummy = placeholder.getDefiningOp();
+    placeholder = result;
+    if (dummy && dummy->use_empty())
+      dummy->erase();
+  }
+}
+
+std::string typeText(py::handle value) {
+  std::string text;
+  llvm::raw_string_ostream os(text);
+  unwrapValue(value).getType().print(os);
+  return text;
+}
+
+} // namespace
+
+PYBIND11_MODULE(_C, m) {
+  m.doc() = "Builds ops at triton's ir.builder (see tlx_alias/_ir.py)";
+  m.def("create_op", &createOp, py::arg("builder"), py::arg("name"),
+        py::arg("operands"), py::arg("result_types"), py::arg("attributes"),
+        py::arg("results"),
+        "Creates and verifies op `name` at the builder's insertion point and "
+        "location; overwrites each placeholder in `results` with a result. "
+        "Raises ValueError with the verifier's diagnostics.");
+  m.def("type_text", &typeText, py::arg("value"),
+        "The printed type of an ir.value.");
+}

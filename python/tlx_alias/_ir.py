@@ -1,0 +1,19 @@
+"""Creating ops at triton's `ir.builder` from Python (through tlx_alias._C)."""
+from . import _C
+
+
+def create_op(builder, name, operands=(), result_types=(), attributes=None):
+    """Creates op `name` at the builder's insertion point and current source
+    location, verifies it, and returns its results as `ir.value`s.
+
+    Types and attributes are MLIR text. Verifier failures raise ValueError
+    with the diagnostic (inside a kernel: a CompilationError at the line)."""
+    # Placeholders: triton's classes are module_local, so _C cannot return
+    # ir.values; it overwrites these (and erases the ops that made them).
+    results = [builder.get_int32(0) for _ in result_types]
+    _C.create_op(builder, name, list(operands), list(result_types), dict(attributes or {}), results)
+    return results
+
+
+def type_text(value):
+    return _C.type_text(value)

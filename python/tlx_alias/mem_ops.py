@@ -1,0 +1,197 @@
+"""The kernel-side API: allocations, views, loads/stores and overlap trees."""
+import warnings
+
+import triton.language as tl
+from triton.language import core as tl_core
+
+from . import _ir
+from .layouts import as_layout, default_shared_layout, tensor_memory_layout
+from .types import (buffered_tensor, memdesc_text, reuse_group, reuse_group_type, storage_alias_spec,
+                    storage_kind)
+
+
+def _shape_tuple(shape):
+    shape = tl_core._unwrap_if_constexpr(shape)
+    if isinstance(shape, (tl.tuple, list, tuple)):
+        shape = tuple(tl_core._unwrap_if_constexpr(d) for d in shape)
+    else:
+        shape = (shape, )
+    if not shape or not all(isinstance(d, int) and d > 0 for d in shape):
+        raise ValueError(f"shape must be a tuple of positive compile-time integers, got {shape}")
+    return shape
+
+
+@tl_core.builtin
+def local_alloc(shape, dtype, num, storage=storage_kind.smem, reuse=None, layout=None, _semantic=None):
+    """Allocates `num` buffers of `shape` x `dtype` in local memory.
+
+    reuse: a storage_alias_spec (the buffers live in its region, laid out by
+    its set_buffer_overlap), or (deprecated) a buffered_tensor whose memory
+    the new buffers alias at offset 0.
+    """
+    shape = _shape_tuple(shape)
+    dtype = tl_core._unwrap_if_constexpr(dtype)
+    num = tl_core._unwrap_if_constexpr(num)
+    storage = tl_core._unwrap_if_constexpr(storage)
+    reuse = tl_core._unwrap_if_constexpr(reuse)
+    if not isinstance(dtype, tl.dtype):
+        raise TypeError(f"dtype must be a triton dtype, got {type(dtype).__name__}")
+    if not isinstance(num, int) or isinstance(num, bool) or num <= 0:
+        raise ValueError(f"num must be a positive compile-time integer, got {num!r}")
+    if not isinstance(storage, storage_kind):
+        raise ValueError(f"storage must be a tlx.storage_kind, got {type(storage).__name__}")
+    if storage == storage_kind.smemCluster:
+        raise ValueError("local_alloc does not support smemCluster storage")
+    bits = 64 if dtype.is_ptr() else dtype.primitive_bitwidth
+    chosen = as_layout(tl_core._unwrap_if_constexpr(layout))
+    if chosen is None:
+        chosen = tensor_memory_layout() if storage == storage_kind.tmem else default_shared_layout(shape, bits)
+    if storage == storage_kind.tmem and len(shape) != 2:
+        raise ValueError(f"tensor-memory buffers are 2-D, got shape {shape}")
+    layout_text = chosen.to_mlir(shape, bits)
+    memdesc = memdesc_text(dtype, shape, num, storage, layout_text)
+    builder = _semantic.builder
+    spec = None
+    if reuse is None:
+        op = "ttng.tmem_alloc" if storage == storage_kind.tmem else "ttg.local_alloc"
+        (handle, ) = _ir.create_op(builder, op, result_types=[memdesc])
+    elif isinstance(reuse, storage_alias_spec):
+        if reuse.storage != storage:
+            raise ValueError(f"storage_alias_spec storage ({reuse.storage.value}) doesn't match "
+                             f"local_alloc storage ({storage.value})")
+        (handle, ) = _ir.create_op(builder, "tlx.storage_alias_local_alloc", [reuse.handle], [memdesc])
+        spec = reuse
+    elif isinstance(reuse, buffered_tensor):
+        warnings.warn("local_alloc(reuse=buffered_tensor) is deprecated: share memory through a "
+                      "tlx.storage_alias_spec instead", DeprecationWarning, stacklevel=2)
+        if reuse.storage != storage:
+            raise ValueError(f"reuse buffer storage ({reuse.storage.value}) doesn't match "
+                             f"local_alloc storage ({storage.value})")
+        if reuse.num is None:
+            raise ValueError("reuse must be a whole allocation from local_alloc, not one buffer of it")
+        if reuse.spec is not None:
+            raise ValueError("reuse=buffered_tensor cannot alias an allocation of a storage_alias_spec; "
+                             "pass reuse=<that spec> instead")
+        (handle, ) = _ir.create_op(builder, "tlx.local_alias", [reuse.handle], [memdesc])
+    else:
+        raise ValueError(f"reuse must be a buffered_tensor or storage_alias_spec, got {type(reuse).__name__}")
+    return buffered_tensor(handle, dtype, shape, num, storage, layout_text, spec)
+
+
+@tl_core.builtin
+def local_view(buf, index, _semantic=None):
+    """Buffer `index` of a multi-buffered allocation (also `buf[index]`)."""
+    buf = tl_core._unwrap_if_constexpr(buf)
+    if not isinstance(buf, buffered_tensor):
+        raise TypeError(f"local_view expects a buffered_tensor, got {type(buf).__name__}")
+    if buf.num is None:
+        raise ValueError(f"{buf!r} is a single buffer already; index the allocation instead")
+    if isinstance(index, tl.constexpr) or isinstance(index, int):
+        value = tl_core._unwrap_if_constexpr(index)
+        if not 0 <= value < buf.num:
+            raise ValueError(f"buffer index {value} out of range for {buf.num} buffers")
+    index = _semantic.to_tensor(index)
+    if not index.type.is_int() or index.type.is_block():
+        raise TypeError(f"buffer index must be a scalar integer, got {index.type}")
+    index = _semantic.cast(index, tl.int32)
+    (handle, ) = _ir.create_op(_semantic.builder, "ttg.memdesc_index", [buf.handle, index.handle],
+                               [buf.memdesc_text()])
+    return buffered_tensor(handle, buf.dtype, buf.shape, None, buf.storage, buf.layout_text, buf.spec)
+
+
+def _single_buffer(view, what):
+    view = tl_core._unwrap_if_constexpr(view)
+    if not isinstance(view, buffered_tensor):
+        raise TypeError(f"{what} expects a buffered_tensor, got {type(view).__name__}")
+    if view.num is not None:
+        raise ValueError(f"{what} needs one buffer: index the allocation first (buf[i])")
+    if view.storage != storage_kind.smem:
+        raise ValueError(f"{what} supports shared-memory buffers only, got {view.storage.value}")
+    return view
+
+
+def _tensor_text(dtype, shape):
+    from .types import _element_text
+    return f"tensor<{'x'.join(map(str, shape))}x{_element_text(dtype)}>"
+
+
+@tl_core.builtin
+def local_load(view, _semantic=None):
+    """Loads one buffer into a tensor."""
+    view = _single_buffer(view, "local_load")
+    (handle, ) = _ir.create_op(_semantic.builder, "tlx.local_load", [view.handle],
+                               [_tensor_text(view.dtype, view.shape)])
+    return tl.tensor(handle, tl.block_type(view.dtype, list(view.shape)))
+
+
+@tl_core.builtin
+def local_store(view, value, _semantic=None):
+    """Stores a tensor into one buffer."""
+    view = _single_buffer(view, "local_store")
+    value = _semantic.to_tensor(value)
+    if value.type.is_block():
+        if tuple(value.shape) != view.shape:
+            raise ValueError(f"local_store: value shape {tuple(value.shape)} != buffer shape {view.shape}")
+    else:
+        value = _semantic.splat(value, list(view.shape))
+    value = _semantic.cast(value, view.dtype)
+    _ir.create_op(_semantic.builder, "tlx.local_store", [value.handle, view.handle])
+
+
+def _lower_group(group, builder):
+    operands, types = [], []
+    for arg in group.args:
+        if isinstance(arg, reuse_group):
+            handle, type_text = _lower_group(arg, builder)
+        else:
+            handle, type_text = arg.handle, arg.memdesc_text(arg.num)
+        operands.append(handle)
+        types.append(type_text)
+    kind = group.group_type.value
+    result_type = f"!tlx.reuse_group<{kind}>"
+    (handle, ) = _ir.create_op(builder, "tlx.reuse_group", operands, [result_type],
+                               {"group_kind": f"{['shared', 'distinct'].index(kind)} : i32"})
+    return handle, result_type
+
+
+@tl_core.builtin
+def set_buffer_overlap(spec, overlap_def, _semantic=None):
+    """Lays out the allocations of `spec` by the reuse_group tree `overlap_def`."""
+    spec = tl_core._unwrap_if_constexpr(spec)
+    overlap_def = tl_core._unwrap_if_constexpr(overlap_def)
+    if not isinstance(spec, storage_alias_spec):
+        raise TypeError(f"set_buffer_overlap expects a storage_alias_spec, got {type(spec).__name__}")
+    if not isinstance(overlap_def, reuse_group):
+        raise TypeError(f"overlap_def must be a reuse_group, got {type(overlap_def).__name__}")
+    owners = {id(g._owner) for g in _groups(overlap_def) if g._owner is not None}
+    if owners - {id(spec)}:
+        raise ValueError("overlap_def names another storage_alias_spec")
+    seen = set()
+    for leaf in overlap_def.leaves():
+        if leaf.spec is not spec and (leaf.spec is None or leaf.spec.handle is not spec.handle):
+            raise ValueError(f"{leaf!r} was not allocated with reuse=this storage_alias_spec")
+        if leaf.num is None:
+            raise ValueError(f"{leaf!r} is one buffer; put whole allocations in a reuse_group")
+        if id(leaf) in seen:
+            raise ValueError(f"{leaf!r} appears more than once in the overlap definition")
+        seen.add(id(leaf))
+    nums = {leaf.num for leaf in overlap_def.leaves()}
+    if len(nums) > 1:
+        raise ValueError(f"all allocations of an overlap definition need the same buffer count, got {sorted(nums)}")
+    if spec._overlap_set:
+        raise ValueError("storage_alias_spec already has a set_buffer_overlap defined; each spec can "
+                         "only have one overlap definition")
+    root, root_type = _lower_group(overlap_def, _semantic.builder)
+    _ir.create_op(_semantic.builder, "tlx.set_buffer_overlap", [spec.handle, root])
+    spec._overlap_set = True
+
+
+def _groups(group):
+    yield group
+    for arg in group.args:
+        if isinstance(arg, reuse_group):
+            yield from _groups(arg)
+
+
+__all__ = ["local_alloc", "local_view", "local_load", "local_store", "set_buffer_overlap",
+           "reuse_group_type"]

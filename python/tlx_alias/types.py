@@ -1,0 +1,277 @@
+"""The frontend's values: mirrors of the tlx dialect's types.
+
+`storage_alias_spec` and `reuse_group` are classes that kernels construct
+directly (they are triton builtins, so the constructor receives the
+compiler's `_semantic`); `buffered_tensor` comes from `local_alloc`.
+"""
+import enum
+import inspect
+import math
+
+import triton.language as tl
+from triton.language import core as tl_core
+
+from . import _ir
+
+
+class storage_kind(enum.Enum):
+    smem = "smem"
+    tmem = "tmem"
+    smemCluster = "smemCluster"
+
+    @property
+    def memory_space(self):
+        return {"smem": "#ttg.shared_memory", "tmem": "#ttng.tensor_memory",
+                "smemCluster": "#ttg.shared_cluster_memory"}[self.value]
+
+
+class reuse_group_type(enum.Enum):
+    """shared: elements overlap (used at different times); distinct: elements
+    never overlap (may be used at the same time)."""
+    shared = "shared"
+    distinct = "distinct"
+
+
+def _builtin_class(cls):
+    """Lets a kernel call `cls(...)` like a builtin: the code generator then
+    passes `_semantic` to the constructor."""
+    setattr(cls, tl_core.TRITON_BUILTIN, True)
+    signature = inspect.signature(cls.__init__)
+    cls.signature = signature.replace(parameters=list(signature.parameters.values())[1:])
+    return cls
+
+
+class _no_ir_type(tl_core.base_type):
+    """Type of a frontend-only value: carries no IR through control flow."""
+
+    def __init__(self, value):
+        self.value = value
+
+    def __eq__(self, other):
+        return type(self) is type(other) and self.value is other.value
+
+    def __hash__(self):
+        return id(self.value)
+
+    def mangle(self):
+        return f"TLX{type(self.value).__name__}{id(self.value)}"
+
+    def _flatten_ir_types(self, builder, out):
+        return
+
+    def _unflatten_ir(self, handles, cursor):
+        return self.value, cursor
+
+
+class _handle_type(tl_core.base_type):
+    """Type of a value held by one IR handle; carried through control flow."""
+
+    def __init__(self, value):
+        self.value = value
+        self.ir_type = value.handle.get_type()
+
+    def __eq__(self, other):
+        return type(self) is type(other) and self.key() == other.key()
+
+    def __hash__(self):
+        return hash(self.key())
+
+    def key(self):
+        return self.value._type_key()
+
+    def mangle(self):
+        return "TLX" + "".join(c if c.isalnum() else "_" for c in str(self.key()))
+
+    def _flatten_ir_types(self, builder, out):
+        out.append(self.ir_type)
+
+    def _unflatten_ir(self, handles, cursor):
+        return self.value._with_handle(handles[cursor]), cursor + 1
+
+
+class buffered_tensor(tl_core.base_value):
+    """Local-memory buffers: `num` buffers of `shape` (multi-buffered, from
+    local_alloc) or one buffer (`buf[i]`, `num is None`)."""
+
+    def __init__(self, handle, dtype, shape, num, storage, layout_text, spec=None):
+        self.handle = handle
+        self.dtype = dtype
+        self.shape = tuple(shape)
+        self.num = num
+        self.storage = storage
+        self.layout_text = layout_text
+        self.spec = spec  # the storage_alias_spec it was allocated from
+        self.type = _handle_type(self)
+
+    def _type_key(self):
+        return ("buffered_tensor", str(self.dtype), self.shape, self.num, self.storage.value,
+                self.layout_text)
+
+    def _with_handle(self, handle):
+        return buffered_tensor(handle, self.dtype, self.shape, self.num, self.storage,
+                               self.layout_text, self.spec)
+
+    def _flatten_ir(self, handles):
+        handles.append(self.handle)
+
+    @property
+    def bits(self):
+        return self.dtype.primitive_bitwidth if not self.dtype.is_ptr() else 64
+
+    @property
+    def buffer_bytes(self):
+        return math.ceil(math.prod(self.shape) * self.bits / 8)
+
+    def memdesc_text(self, num=None):
+        return memdesc_text(self.dtype, self.shape, num, self.storage, self.layout_text)
+
+    @tl_core.builtin
+    def __getitem__(self, index, _semantic=None):
+        from .mem_ops import local_view
+        return local_view(self, index, _semantic=_semantic)
+
+    def __repr__(self):
+        count = f"{self.num} x " if self.num is not None else ""
+        return f"buffered_tensor({count}{list(self.shape)} {self.dtype}, {self.storage.value})"
+
+
+def memdesc_text(dtype, shape, num, storage, layout_text):
+    """`!ttg.memdesc<[num x] shape x dtype, layout, space, mutable>`"""
+    dims = ((num,) if num is not None else ()) + tuple(shape)
+    return (f"!ttg.memdesc<{'x'.join(map(str, dims))}x{_element_text(dtype)}, {layout_text}, "
+            f"{storage.memory_space}, mutable>")
+
+
+def _element_text(dtype):
+    if dtype.is_ptr():
+        return f"!tt.ptr<{_element_text(dtype.element_ty)}>"
+    return {"fp32": "f32", "fp16": "f16", "bf16": "bf16", "fp64": "f64", "fp8e4nv": "f8E4M3FN",
+            "fp8e5": "f8E5M2", "fp8e4b15": "f8E4M3B11FNUZ", "int1": "i1", "int8": "i8", "uint8": "i8",
+            "int16": "i16", "uint16": "i16", "int32": "i32", "uint32": "i32", "int64": "i64",
+            "uint64": "i64"}[dtype.name]
+
+
+@_builtin_class
+class storage_alias_spec(tl_core.base_value):
+    """One region of local memory that several allocations may alias.
+
+    Unsized (default), the compiler sizes it for its largest user (or for
+    its overlap tree); sized, it checks that everything fits (a larger size
+    is padding). Properties are read-only.
+    """
+
+    def __init__(self, storage=storage_kind.smem, buffer_size_bytes=None, _semantic=None,
+                 _handle=None):
+        storage = tl.core._unwrap_if_constexpr(storage)
+        if not isinstance(storage, storage_kind):
+            raise ValueError(f"storage must be a tlx.storage_kind, got {type(storage).__name__}")
+        if storage == storage_kind.smemCluster:
+            raise ValueError("smemCluster storage is not supported for storage_alias_spec")
+        if buffer_size_bytes is not None:
+            if isinstance(buffer_size_bytes, tl.constexpr):
+                buffer_size_bytes = buffer_size_bytes.value
+            elif not isinstance(buffer_size_bytes, int):
+                raise ValueError("buffer_size_bytes must be a compile-time constant")
+            if not isinstance(buffer_size_bytes, int) or isinstance(buffer_size_bytes, bool):
+                raise ValueError(f"buffer_size_bytes must be an integer, got {buffer_size_bytes!r}")
+            if buffer_size_bytes <= 0:
+                raise ValueError(f"buffer_size_bytes must be positive, got {buffer_size_bytes}")
+        self._storage = storage
+        self._buffer_size_bytes = buffer_size_bytes
+        self._overlap_set = False
+        if _handle is None:
+            if _semantic is None:
+                raise ValueError("storage_alias_spec must be created inside a @triton.jit kernel")
+            type_size = f", {buffer_size_bytes}" if buffer_size_bytes is not None else ""
+            attrs = {"storage": f"{['smem', 'tmem'].index(storage.value)} : i32"}
+            if buffer_size_bytes is not None:
+                attrs["buffer_size_bytes"] = f"{buffer_size_bytes} : i64"
+            (_handle, ) = _ir.create_op(_semantic.builder, "tlx.storage_alias_spec",
+                                        result_types=[f"!tlx.storage_alias_spec<{storage.value}{type_size}>"],
+                                        attributes=attrs)
+        self.handle = _handle
+        self.type = _handle_type(self)
+
+    @property
+    def storage(self):
+        """The storage kind (read-only)."""
+        return self._storage
+
+    @property
+    def buffer_size_bytes(self):
+        """The explicit size in bytes, or None (read-only)."""
+        return self._buffer_size_bytes
+
+    def _type_key(self):
+        return ("storage_alias_spec", self._storage.value, self._buffer_size_bytes)
+
+    def _with_handle(self, handle):
+        return storage_alias_spec(self._storage, self._buffer_size_bytes, _handle=handle)
+
+    def _flatten_ir(self, handles):
+        handles.append(self.handle)
+
+    @tl_core.builtin
+    def set_buffer_overlap(self, overlap_def, _semantic=None):
+        """Lays out this spec's allocations by a reuse_group tree."""
+        from .mem_ops import set_buffer_overlap
+        return set_buffer_overlap(self, overlap_def, _semantic=_semantic)
+
+    def __repr__(self):
+        size = f", size={self._buffer_size_bytes}" if self._buffer_size_bytes else ""
+        return f"storage_alias_spec(storage={self._storage.value}{size})"
+
+
+@_builtin_class
+class reuse_group(tl_core.base_value):
+    """A node of a buffer overlap tree: buffered_tensors and nested groups
+    that are `shared` (overlap) or `distinct` (never overlap). Nested groups
+    alternate kinds. No IR until set_buffer_overlap."""
+
+    def __init__(self, *args, group_type=reuse_group_type.shared, _semantic=None):
+        args = tuple(tl.core._unwrap_if_constexpr(a) for a in args)
+        group_type = tl.core._unwrap_if_constexpr(group_type)
+        # Accept TLX's older spelling with the spec as the first element.
+        owner = None
+        if args and isinstance(args[0], storage_alias_spec):
+            owner, args = args[0], args[1:]
+        if not isinstance(group_type, reuse_group_type):
+            raise TypeError(f"group_type must be a tlx.reuse_group_type, got {type(group_type).__name__}")
+        if not args:
+            raise ValueError("reuse_group needs at least one element")
+        for i, arg in enumerate(args):
+            if isinstance(arg, reuse_group):
+                if arg.group_type == group_type:
+                    raise ValueError(f"nested reuse_group (element {i}) has the same group_type "
+                                     f"({group_type.value}) as its parent; nested groups must "
+                                     f"alternate between shared and distinct")
+            elif not isinstance(arg, buffered_tensor):
+                raise TypeError(f"reuse_group elements must be buffered_tensor or reuse_group, "
+                                f"got {type(arg).__name__} (element {i})")
+        self._args = args
+        self._group_type = group_type
+        self._owner = owner
+        self.type = _no_ir_type(self)
+
+    @property
+    def args(self):
+        """The elements (read-only)."""
+        return self._args
+
+    @property
+    def group_type(self):
+        """shared or distinct (read-only)."""
+        return self._group_type
+
+    def _flatten_ir(self, handles):
+        return
+
+    def leaves(self):
+        for arg in self._args:
+            if isinstance(arg, reuse_group):
+                yield from arg.leaves()
+            else:
+                yield arg
+
+    def __repr__(self):
+        return f"reuse_group({', '.join(map(repr, self._args))}, group_type={self._group_type.value})"
