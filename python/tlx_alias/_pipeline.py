@@ -66,21 +66,6 @@ def lower_module(module, memory_map=None):
 
 
 @contextlib.contextmanager
-def diagnostics_in_errors(context, name):
-    """Re-raises a RuntimeError from triton's pass managers with the error
-    diagnostics reported meanwhile (triton prints them to stderr only)."""
-    collector = _opt.DiagnosticCollector(context)
-    try:
-        yield
-    except RuntimeError as error:
-        if collector.messages:
-            raise RuntimeError(f"{name} failed:\n{collector.messages.rstrip()}") from error
-        raise
-    finally:
-        collector.close()
-
-
-@contextlib.contextmanager
 def memory_map_file():
     fd, path = tempfile.mkstemp(prefix="tlx_memory_map_", suffix=".jsonl")
     os.close(fd)
@@ -115,8 +100,12 @@ class StagesHook:
 
     def _wrap_ttgir(self, stages):
         # JIT kernels: our passes go right after triton's TTIR->TTGIR
-        # conversion (inside make_ttgir), so that every TTGIR pass of triton
-        # sees stock ops only. Kernels without tlx ops take the stock path.
+        # conversion, so that every TTGIR pass of triton sees stock ops only.
+        # make_ttgir builds one pass manager starting with that conversion;
+        # when it asks for the conversion we run it, with our passes, on the
+        # module at once (in a pass manager whose diagnostics we keep), and
+        # give make_ttgir's pass manager nothing to add. Kernels without tlx
+        # ops take the stock path untouched.
         make_ttgir = stages["ttgir"]
 
         def ttgir(module, metadata):
@@ -125,14 +114,16 @@ class StagesHook:
             convert = passes.ttir.add_convert_to_ttgpuir
             with memory_map_file() as path:
 
-                def add_convert_and_tlx(pm, *args, **kwargs):
-                    convert(pm, *args, **kwargs)
-                    passes.plugin.tlx_jit_lowering(pm, [f"memory-map={path}"])
+                def convert_and_lower_now(_pm, *args, **kwargs):
+                    def add(pm):
+                        convert(pm, *args, **kwargs)
+                        passes.plugin.tlx_jit_lowering(pm, [f"memory-map={path}"])
 
-                passes.ttir.add_convert_to_ttgpuir = add_convert_and_tlx
+                    run_passes(module, add, "tlx lowering")
+
+                passes.ttir.add_convert_to_ttgpuir = convert_and_lower_now
                 try:
-                    with diagnostics_in_errors(module.context, "make_ttgir"):
-                        result = make_ttgir(module, metadata)
+                    result = make_ttgir(module, metadata)
                 finally:
                     passes.ttir.add_convert_to_ttgpuir = convert
                 metadata["tlx_memory_map"] = json.dumps(read_memory_map(path))

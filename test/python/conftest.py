@@ -1,13 +1,14 @@
 import os
 import subprocess
 import sys
+import tempfile
 
 import pytest
 
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 
 
-def run_python(code, env_update=None, check=True):
+def run_python(code, env_update=None, check=True, script_path=None):
     """Runs code in a fresh interpreter (plugin registration is per process).
 
     env_update values of None remove the variable."""
@@ -17,8 +18,21 @@ def run_python(code, env_update=None, check=True):
             env.pop(name, None)
         else:
             env[name] = value
-    proc = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, env=env,
-                          timeout=300)
+    # A file, not -c: @triton.jit needs the source of its functions.
+    if script_path is None:
+        with tempfile.NamedTemporaryFile("w", suffix=".py", delete=False) as script:
+            script.write(code)
+        path = script.name
+    else:
+        path = str(script_path)
+        with open(path, "w") as script:
+            script.write(code)
+    try:
+        proc = subprocess.run([sys.executable, path], capture_output=True, text=True, env=env,
+                              timeout=300)
+    finally:
+        if script_path is None:
+            os.unlink(path)
     if check and proc.returncode != 0:
         raise AssertionError(f"exit {proc.returncode}\nstdout:\n{proc.stdout}\nstderr:\n{proc.stderr}")
     return proc

@@ -6,6 +6,7 @@
 // splitting and main loop are done here.
 
 #include "TritonObjects.h"
+#include "tlx_alias/Support/Location.h"
 
 #include "mlir/IR/BuiltinOps.h"
 #include "mlir/IR/Diagnostics.h"
@@ -167,38 +168,7 @@ ChunkResult processChunk(MLIRContext &context, const std::string &text,
 
 } // namespace
 
-// Collects error diagnostics of a context while alive, for exceptions that
-// would otherwise carry only "PassManager::run failed".
-class DiagnosticCollector {
-public:
-  explicit DiagnosticCollector(MLIRContext *context)
-      : handler(std::make_unique<ScopedDiagnosticHandler>(
-            context, [this](Diagnostic &diag) {
-              if (diag.getSeverity() != DiagnosticSeverity::Error)
-                return failure(); // let warnings and remarks through
-              llvm::raw_string_ostream os(messages);
-              os << diag.getLocation() << ": error: " << diag << "\n";
-              for (Diagnostic &note : diag.getNotes())
-                os << note.getLocation() << ": note: " << note << "\n";
-              return success();
-            })) {}
-  std::string messages;
-  void close() { handler.reset(); }
-
-private:
-  std::unique_ptr<ScopedDiagnosticHandler> handler;
-};
-
 PYBIND11_MODULE(_opt, m) {
-  py::class_<DiagnosticCollector>(m, "DiagnosticCollector")
-      .def(py::init([](py::handle pyContext) {
-             return new DiagnosticCollector(
-                 &tlx_alias::python::unwrap<MLIRContext>(pyContext, "context"));
-           }),
-           py::arg("context"))
-      .def_readonly("messages", &DiagnosticCollector::messages)
-      .def("close", &DiagnosticCollector::close);
-
   m.doc() = "tlx-opt driver (see tlx_alias.opt)";
   m.def(
       "run",
@@ -244,12 +214,13 @@ PYBIND11_MODULE(_opt, m) {
           if (diag.getSeverity() == DiagnosticSeverity::Error ||
               diag.getSeverity() == DiagnosticSeverity::Warning) {
             llvm::raw_string_ostream os(messages);
-            os << diag.getLocation() << ": "
+            os << tlx_alias::describeLocation(diag.getLocation()) << ": "
                << (diag.getSeverity() == DiagnosticSeverity::Error ? "error: "
                                                                     : "warning: ")
                << diag << "\n";
             for (Diagnostic &note : diag.getNotes())
-              os << note.getLocation() << ": note: " << note << "\n";
+              os << tlx_alias::describeLocation(note.getLocation())
+                 << ": note: " << note << "\n";
           }
           return success();
         });

@@ -6,6 +6,7 @@
 
 #include "tlx_alias/Dialect/TLX/Transforms/StorageAliasLowering.h"
 #include "tlx_alias/Dialect/TLX/Transforms/TritonOps.h"
+#include "tlx_alias/Support/Location.h"
 
 #include "llvm/Support/MathExtras.h"
 
@@ -68,10 +69,7 @@ static std::string jsonString(StringRef text) {
 }
 
 static std::string locationText(Location loc) {
-  std::string text;
-  llvm::raw_string_ostream os(text);
-  loc.print(os);
-  return text;
+  return tlx_alias::describeLocation(loc);
 }
 
 static std::string functionName(Operation *op) {

@@ -1,0 +1,292 @@
+"""The TLX storage-alias API in @triton.jit kernels, compiled for sm_90 on the
+CPU: the design's examples (phases 1-4), validation errors, the legacy path."""
+import re
+
+import pytest
+
+import tlx_alias as tlx
+import triton
+import triton.language as tl
+from triton.backends.compiler import GPUTarget
+from triton.compiler.errors import CompilationError
+
+TARGET = GPUTarget("cuda", 90, 32)
+
+
+def compile_kernel(fn, constexprs=None, signature=None):
+    constexprs = dict(constexprs or {})
+    signature = dict(signature or {"out_ptr": "*fp32"})
+    signature.update({name: "constexpr" for name in constexprs})
+    src = triton.compiler.ASTSource(fn=fn, signature=signature, constexprs=constexprs)
+    return triton.compile(src, target=TARGET)
+
+
+def assert_stock(kernel):
+    assert "tlx." not in kernel.asm["ttgir"]
+    assert "unrealized_conversion_cast" not in kernel.asm["ttgir"]
+    assert kernel.asm["cubin"]
+
+
+# -- Phase 1 + 2: specs sized by their largest user, or explicitly -------------
+
+@triton.jit
+def two_allocs_kernel(out_ptr, SIZE: tl.constexpr, NUM_B: tl.constexpr):
+    if SIZE == 0:
+        spec = tlx.storage_alias_spec(storage=tlx.storage_kind.smem)
+    else:
+        spec = tlx.storage_alias_spec(storage=tlx.storage_kind.smem, buffer_size_bytes=SIZE)
+    a = tlx.local_alloc((64, 64), tl.float32, 2, tlx.storage_kind.smem, reuse=spec)
+    b = tlx.local_alloc((64, 64), tl.bfloat16, NUM_B, tlx.storage_kind.smem, reuse=spec)
+    x = tl.full((64, 64), 2.0, tl.float32)
+    tlx.local_store(a[1], x)
+    tlx.local_store(b[NUM_B - 1], x.to(tl.bfloat16))
+    y = tlx.local_load(a[1]) + tlx.local_load(b[0]).to(tl.float32)
+    offs = tl.arange(0, 64)[:, None] * 64 + tl.arange(0, 64)[None, :]
+    tl.store(out_ptr + offs, y)
+
+
+def test_unsized_spec_takes_the_largest_allocation():
+    kernel = compile_kernel(two_allocs_kernel, {"SIZE": 0, "NUM_B": 2})
+    assert kernel.metadata.shared == 32768  # max(2*64*64*4, 2*64*64*2)
+    assert_stock(kernel)
+    (spec, ) = tlx.memory_map(kernel)
+    assert spec["size"] == 32768 and not spec["explicit_size"]
+    assert [v["offset"] for v in spec["views"]] == [0, 0]
+
+
+def test_explicit_size_is_padding():
+    kernel = compile_kernel(two_allocs_kernel, {"SIZE": 65536, "NUM_B": 2})
+    assert kernel.metadata.shared == 65536
+    assert tlx.memory_map(kernel)[0]["explicit_size"]
+
+
+def test_explicit_size_too_small_names_both_sizes():
+    with pytest.raises(RuntimeError, match=r"storage_alias_spec size 16384 is too small, "
+                                           r"requires at least 32768 bytes"):
+        compile_kernel(two_allocs_kernel, {"SIZE": 16384, "NUM_B": 2})
+
+
+def test_spec_error_points_at_the_source_line():
+    with pytest.raises(RuntimeError, match=r"test_frontend.py:\d+:\d+: error: .*too small"):
+        compile_kernel(two_allocs_kernel, {"SIZE": 1024, "NUM_B": 2})
+
+
+# -- Phases 3 + 4: overlap trees ------------------------------------------------
+
+@triton.jit
+def overlap_kernel(out_ptr, KIND: tl.constexpr):
+    spec = tlx.storage_alias_spec(storage=tlx.storage_kind.smem)
+    a_tiles = tlx.local_alloc((64, 64), tl.float32, 2, tlx.storage_kind.smem, reuse=spec)
+    b_tiles = tlx.local_alloc((64, 64), tl.bfloat16, 2, tlx.storage_kind.smem, reuse=spec)
+    if KIND == "shared":
+        spec.set_buffer_overlap(tlx.reuse_group(a_tiles, b_tiles, group_type=tlx.reuse_group_type.shared))
+    else:
+        tlx.set_buffer_overlap(spec, tlx.reuse_group(a_tiles, b_tiles,
+                                                     group_type=tlx.reuse_group_type.distinct))
+    i = tl.program_id(0) % 2
+    tlx.local_store(a_tiles[i], tl.full((64, 64), 1.0, tl.float32))
+    tlx.local_store(b_tiles[i], tl.full((64, 64), 1.0, tl.bfloat16))
+    y = tlx.local_load(a_tiles[i]) + tlx.local_load(b_tiles[i]).to(tl.float32)
+    offs = tl.arange(0, 64)[:, None] * 64 + tl.arange(0, 64)[None, :]
+    tl.store(out_ptr + offs, y)
+
+
+@pytest.mark.parametrize("kind, shared, offsets, stride", [
+    ("shared", 32768, [0, 0], 16384),
+    ("distinct", 49152, [0, 16384], 24576),
+])
+def test_simple_overlap(kind, shared, offsets, stride):
+    kernel = compile_kernel(overlap_kernel, {"KIND": kind})
+    assert kernel.metadata.shared == shared
+    assert_stock(kernel)
+    views = tlx.memory_map(kernel)[0]["views"]
+    assert [v["offset"] for v in views] == offsets
+    assert {v["bytes_between_buffers"] for v in views} == {stride}
+
+
+@triton.jit
+def flash_attention_overlap_kernel(out_ptr, BLOCK_M: tl.constexpr, HEAD_DIM: tl.constexpr,
+                                   NUM_BUFFERS: tl.constexpr):
+    # The design's flash-attention tree, in shared memory (sm_90 has no TMEM).
+    spec = tlx.storage_alias_spec(storage=tlx.storage_kind.smem)
+    qk_tiles = tlx.local_alloc((BLOCK_M, HEAD_DIM), tl.float32, NUM_BUFFERS, tlx.storage_kind.smem, reuse=spec)
+    p_tiles = tlx.local_alloc((BLOCK_M, HEAD_DIM), tl.bfloat16, NUM_BUFFERS, tlx.storage_kind.smem, reuse=spec)
+    alpha = tlx.local_alloc((BLOCK_M, ), tl.float32, NUM_BUFFERS, tlx.storage_kind.smem, reuse=spec)
+    l = tlx.local_alloc((BLOCK_M, ), tl.float32, NUM_BUFFERS, tlx.storage_kind.smem, reuse=spec)
+    m = tlx.local_alloc((BLOCK_M, ), tl.float32, NUM_BUFFERS, tlx.storage_kind.smem, reuse=spec)
+    spec.set_buffer_overlap(
+        tlx.reuse_group(
+            qk_tiles,
+            tlx.reuse_group(
+                p_tiles,
+                tlx.reuse_group(alpha, l, m, group_type=tlx.reuse_group_type.shared),
+                group_type=tlx.reuse_group_type.distinct,
+            ),
+            group_type=tlx.reuse_group_type.shared,
+        ))
+    rows = tl.arange(0, BLOCK_M)
+    for i in tl.range(0, NUM_BUFFERS):
+        qk = tl.full((BLOCK_M, HEAD_DIM), 1.0, tl.float32) * i
+        tlx.local_store(qk_tiles[i], qk)
+        s = tlx.local_load(qk_tiles[i])
+        tlx.local_store(p_tiles[i], s.to(tl.bfloat16))
+        tlx.local_store(alpha[i], tl.max(s, axis=1))
+        p = tlx.local_load(p_tiles[i]).to(tl.float32)
+        tl.store(out_ptr + rows * NUM_BUFFERS + i, tl.sum(p, axis=1) + tlx.local_load(alpha[i]))
+
+
+def test_flash_attention_nested_overlap():
+    kernel = compile_kernel(flash_attention_overlap_kernel,
+                            {"BLOCK_M": 64, "HEAD_DIM": 64, "NUM_BUFFERS": 2})
+    assert_stock(kernel)
+    (spec, ) = tlx.memory_map(kernel)
+    # per buffer: max(qk 16384, p 8192 + (alpha | l | m) 256 aligned) = 16384
+    assert spec["size"] == 2 * 16384
+    offsets = [v["offset"] for v in spec["views"]]
+    assert offsets == [0, 0, 8192, 8192, 8192]
+    assert kernel.metadata.shared >= 32768  # plus triton's own scratch for reductions
+
+
+@triton.jit
+def conditional_overlap_kernel(out_ptr, BLOCK_M: tl.constexpr):
+    spec = tlx.storage_alias_spec(storage=tlx.storage_kind.smem)
+    a_tiles = tlx.local_alloc((BLOCK_M, 64), tl.float32, 2, tlx.storage_kind.smem, reuse=spec)
+    b_tiles = tlx.local_alloc((BLOCK_M, 64), tl.float32, 2, tlx.storage_kind.smem, reuse=spec)
+    # Only share buffers if block size is large (memory constrained)
+    if BLOCK_M >= 128:
+        spec.set_buffer_overlap(tlx.reuse_group(a_tiles, b_tiles, group_type=tlx.reuse_group_type.shared))
+    else:
+        spec.set_buffer_overlap(tlx.reuse_group(a_tiles, b_tiles, group_type=tlx.reuse_group_type.distinct))
+    tlx.local_store(a_tiles[0], tl.full((BLOCK_M, 64), 1.0, tl.float32))
+    tlx.local_store(b_tiles[1], tl.full((BLOCK_M, 64), 2.0, tl.float32))
+    rows = tl.arange(0, BLOCK_M)
+    tl.store(out_ptr + rows, tl.sum(tlx.local_load(a_tiles[0]) + tlx.local_load(b_tiles[1]), axis=1))
+
+
+@pytest.mark.parametrize("block_m, b_offset, size", [(128, 0, 2 * 32768), (64, 16384, 2 * 32768)])
+def test_constexpr_conditional_overlap(block_m, b_offset, size):
+    kernel = compile_kernel(conditional_overlap_kernel, {"BLOCK_M": block_m})
+    assert_stock(kernel)
+    (spec, ) = tlx.memory_map(kernel)
+    assert spec["size"] == size
+    assert spec["views"][1]["offset"] == b_offset
+
+
+# -- Legacy reuse=buffered_tensor ---------------------------------------------
+
+@triton.jit
+def legacy_reuse_kernel(out_ptr):
+    a = tlx.local_alloc((64, 64), tl.float32, 2)
+    b = tlx.local_alloc((64, 64), tl.float16, 2, reuse=a)
+    tlx.local_store(b[0], tl.full((64, 64), 3.0, tl.float16))
+    y = tlx.local_load(b[0]).to(tl.float32)
+    tlx.local_store(a[1], y)
+    offs = tl.arange(0, 64)[:, None] * 64 + tl.arange(0, 64)[None, :]
+    tl.store(out_ptr + offs, tlx.local_load(a[1]))
+
+
+def test_legacy_reuse_warns_and_aliases_at_offset_zero(monkeypatch):
+    monkeypatch.setattr(triton.knobs.compilation, "always_compile", True)  # the warning is a frontend's
+    with pytest.warns(DeprecationWarning, match="reuse=buffered_tensor.* is deprecated"):
+        kernel = compile_kernel(legacy_reuse_kernel)
+    assert kernel.metadata.shared == 32768
+    assert_stock(kernel)
+
+
+# -- Validation: errors raised in kernels point at the user's line ------------
+
+def _compile_body(body, constexprs=None):
+    """Compiles a kernel whose body is `body` (source lines)."""
+    source = "def kernel(out_ptr, N):\n" + "\n".join("    " + line for line in body.splitlines())
+    namespace = {"tlx": tlx, "tl": tl, "triton": triton}
+    import linecache
+    filename = f"<tlx-test-{abs(hash(source))}>"
+    linecache.cache[filename] = (len(source), None, source.splitlines(True), filename)
+    exec(compile(source, filename, "exec"), namespace)
+    fn = triton.JITFunction(namespace["kernel"])
+    return compile_kernel(fn, constexprs, {"out_ptr": "*fp32", "N": "i32"})
+
+
+ALLOCS = ("spec = tlx.storage_alias_spec(storage=tlx.storage_kind.smem)\n"
+          "a = tlx.local_alloc((64, 64), tl.float32, 2, reuse=spec)\n"
+          "b = tlx.local_alloc((64, 64), tl.float16, 2, reuse=spec)\n")
+
+VALIDATION = {
+    "smem_cluster": ("tlx.storage_alias_spec(storage=tlx.storage_kind.smemCluster)",
+                     "ValueError", "smemCluster storage is not supported for storage_alias_spec"),
+    "storage_not_a_kind": ("tlx.storage_alias_spec(storage=3)", "ValueError",
+                           "storage must be a tlx.storage_kind"),
+    "size_not_constexpr": ("tlx.storage_alias_spec(buffer_size_bytes=N)", "ValueError",
+                           "buffer_size_bytes must be a compile-time constant"),
+    "size_negative": ("tlx.storage_alias_spec(buffer_size_bytes=-100)", "ValueError",
+                      "buffer_size_bytes must be positive, got -100"),
+    "size_zero": ("tlx.storage_alias_spec(buffer_size_bytes=0)", "ValueError",
+                  "buffer_size_bytes must be positive, got 0"),
+    # triton itself refuses attribute assignment in kernels
+    "size_immutable": ("spec = tlx.storage_alias_spec()\nspec.buffer_size_bytes = 1024", None,
+                       "Attribute assignment is not supported"),
+    "empty_group": ("tlx.reuse_group(group_type=tlx.reuse_group_type.shared)", "ValueError",
+                    "reuse_group needs at least one element"),
+    "group_element_type": (ALLOCS + "tlx.reuse_group(a, 3, group_type=tlx.reuse_group_type.shared)",
+                           "TypeError", "reuse_group elements must be buffered_tensor or reuse_group"),
+    "nested_same_kind": (ALLOCS + "tlx.reuse_group(a, tlx.reuse_group(b, group_type=tlx.reuse_group_type.shared),"
+                         " group_type=tlx.reuse_group_type.shared)", "ValueError",
+                         "has the same group_type \\(shared\\) as its parent"),
+    "overlap_not_a_group": (ALLOCS + "spec.set_buffer_overlap(a)", "TypeError",
+                            "overlap_def must be a reuse_group, got buffered_tensor"),
+    "overlap_other_spec": (ALLOCS + "other = tlx.storage_alias_spec()\n"
+                           "c = tlx.local_alloc((64, 64), tl.float32, 2, reuse=other)\n"
+                           "spec.set_buffer_overlap(tlx.reuse_group(a, c))", "ValueError",
+                           "was not allocated with reuse=this storage_alias_spec"),
+    "overlap_twice": (ALLOCS + "spec.set_buffer_overlap(tlx.reuse_group(a, b))\n"
+                      "spec.set_buffer_overlap(tlx.reuse_group(a, b, group_type=tlx.reuse_group_type.distinct))",
+                      "ValueError", "already has a set_buffer_overlap defined"),
+    "alloc_storage_mismatch": ("spec = tlx.storage_alias_spec(storage=tlx.storage_kind.smem)\n"
+                               "tlx.local_alloc((128, 64), tl.float32, 2, tlx.storage_kind.tmem, reuse=spec)",
+                               "ValueError", "storage_alias_spec storage \\(smem\\) doesn't match local_alloc "
+                               "storage \\(tmem\\)"),
+    "reuse_wrong_type": ("tlx.local_alloc((64, 64), tl.float32, 2, reuse=3)", "ValueError",
+                         "reuse must be a buffered_tensor or storage_alias_spec, got int"),
+    "index_out_of_range": (ALLOCS + "tlx.local_load(a[2])", "ValueError", "buffer index 2 out of range for 2"),
+    "load_whole_allocation": (ALLOCS + "tlx.local_load(a)", "ValueError", "local_load needs one buffer"),
+}
+
+
+@pytest.mark.parametrize("name", sorted(VALIDATION))
+def test_validation_error_is_a_compilation_error_at_the_line(name):
+    body, error_type, message = VALIDATION[name]
+    with pytest.raises(CompilationError) as info:
+        _compile_body(body)
+    text = str(info.value)
+    if error_type is not None:
+        assert type(info.value.__cause__).__name__ == error_type, repr(info.value.__cause__)
+    assert re.search(message, text), text
+    # The failing line is quoted with a caret under it.
+    failing_line = body.splitlines()[-1].strip()
+    assert failing_line.split("(")[0] in text
+
+
+def test_distinct_overflow_reports_the_compiler_diagnostic():
+    body = ("spec = tlx.storage_alias_spec(storage=tlx.storage_kind.smem, buffer_size_bytes=32768)\n"
+            "a = tlx.local_alloc((64, 64), tl.float32, 2, reuse=spec)\n"
+            "b = tlx.local_alloc((64, 64), tl.float32, 2, reuse=spec)\n"
+            "spec.set_buffer_overlap(tlx.reuse_group(a, b, group_type=tlx.reuse_group_type.distinct))\n"
+            "tlx.local_store(a[0], tl.full((64, 64), 1.0, tl.float32))\n"
+            "tlx.local_store(b[0], tl.full((64, 64), 1.0, tl.float32))")
+    with pytest.raises(RuntimeError, match="not enough space for distinct allocations: need 32768 bytes, "
+                                           "have 16384 bytes"):
+        _compile_body(body)
+
+
+def test_python_level_objects_are_immutable():
+    group = tlx.reuse_group.__new__(tlx.reuse_group)
+    with pytest.raises(AttributeError):
+        group.group_type = tlx.reuse_group_type.distinct
+    with pytest.raises(AttributeError):
+        group.args = ()
+    for name in ("storage", "buffer_size_bytes"):
+        assert getattr(tlx.storage_alias_spec, name).fset is None
+    with pytest.raises(ValueError, match="must be created inside a @triton.jit kernel"):
+        tlx.storage_alias_spec()
+    with pytest.raises(ValueError, match="smemCluster storage is not supported"):
+        tlx.storage_alias_spec(storage=tlx.storage_kind.smemCluster)
