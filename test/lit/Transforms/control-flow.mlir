@@ -228,8 +228,11 @@ module attributes {"ttg.num-warps" = 4 : i32, "ttg.num-ctas" = 1 : i32, "ttg.thr
   }
 
   // ttg.memdesc_reinterpret of a moved view derives its own layout from the
-  // same placement (offset 16384, stride 32768): as bf16 (8192-byte
-  // buffers) that is 4i + 2 of 7; to the same type, 2i + 1 of 4.
+  // same placement (offset 16384, stride 32768), with per-buffer meaning:
+  // buffer i of the reinterpreted view starts where buffer i of the view
+  // does. As bf16 (8192-byte buffers) that is 4i + 2 of 7; to the same type,
+  // 2i + 1 of 4. (Reinterprets that change the buffer count are a known
+  // bug, see reinterpret-buffer-count.mlir.)
   // CHECK-LABEL: tt.func @reinterpret(
   // CHECK-SAME: %[[I:arg[0-9]+]]: i32
   // CHECK: %[[B:.+]] = tlx.local_alias %{{.+}} -> !ttg.memdesc<4x64x64xf32, #[[$SHARED]], #smem, mutable>

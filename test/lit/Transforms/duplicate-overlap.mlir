@@ -1,13 +1,11 @@
 // RUN: %tlx-opt %s --split-input-file --verify-diagnostics --tlx-storage-alias-lowering
-// XFAIL: *
 //
-// KNOWN BUG (tlx-storage-alias-lowering, step 1): with two set_buffer_overlap
+// Regression (tlx-storage-alias-lowering, step 1): with two set_buffer_overlap
 // ops on one spec, "storage_alias_spec already has a set_buffer_overlap
 // defined" is reported at the FIRST one (in program order), not at the
 // duplicate: collectUsers walks the spec's use list, which MLIR keeps
 // newest-first, so the later op becomes "the" overlap and the earlier one
-// the "extra". Expected (as in the design): the error on the second. Remove
-// the XFAIL line once fixed.
+// the "extra". Fixed: program order decides (as in the design): the error on the second.
 
 #shared = #ttg.swizzled_shared<{vec = 1, perPhase = 1, maxPhase = 1, order = [1, 0]}>
 #smem = #ttg.shared_memory

@@ -221,7 +221,7 @@ tt.func @tmem_offset_not_multiple() {
   // b (32 columns) comes first, so a (64 columns) starts at column 32: an
   // offset of 16384 bytes, not a multiple of a's 32768-byte buffer.
   %spec = tlx.storage_alias_spec storage = tmem, size = 131072 : !tlx.storage_alias_spec<tmem, 131072>
-  // expected-error @+1 {{'tlx.storage_alias_local_alloc' op cannot lower a tensor-memory buffer of 32768 bytes at offset 16384 with 65536 bytes between buffers: offset and stride must be multiples of the buffer size}}
+  // expected-error @+1 {{'tlx.storage_alias_local_alloc' op cannot lower a tensor-memory buffer of 32768 bytes at offset 16384 with 65536 bytes between buffers: in tensor memory both must be multiples of the buffer size; pad the buffers placed before it in its distinct group to a multiple of 32768 bytes, or place it first}}
   %a = tlx.storage_alias_local_alloc %spec : !tlx.storage_alias_spec<tmem, 131072> -> !ttg.memdesc<2x128x64xf32, #tmem64, #tm, mutable>
   %b = tlx.storage_alias_local_alloc %spec : !tlx.storage_alias_spec<tmem, 131072> -> !ttg.memdesc<2x128x32xf32, #tmem32, #tm, mutable>
   %g = tlx.reuse_group(%b, %a) group_kind = distinct : (!ttg.memdesc<2x128x32xf32, #tmem32, #tm, mutable>, !ttg.memdesc<2x128x64xf32, #tmem64, #tm, mutable>) -> !tlx.reuse_group<distinct>

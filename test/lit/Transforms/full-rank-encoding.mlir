@@ -1,15 +1,14 @@
 // RUN: %tlx-opt %s --tlx-storage-alias-lowering | %FileCheck %s
-// XFAIL: *
 //
-// KNOWN BUG (tlx-storage-alias-lowering, step 3, getViewLayout): an
+// Regression (tlx-storage-alias-lowering, step 3, getViewLayout): an
 // allocation whose shared encoding has the full rank of its shape (here
 // order = [2, 1, 0] for 2x64x64) is rejected with "Triton rejects the memory
 // descriptor !ttg.memdesc<64x64xf32, #ttg.swizzled_shared<{..., order = [2,
 // 1, 0]}>, ...>: rank must be equal to or one less than the shape size",
 // even without set_buffer_overlap: the one-buffer type is built (keeping the
 // rank-3 encoding) although a natural-layout view never needs it. The same
-// type is a valid ttg.local_alloc. Expected: the view keeps the user's
-// type. Remove the XFAIL line once fixed.
+// type is a valid ttg.local_alloc. Now: the view keeps the user's
+// type.
 
 #shared3 = #ttg.swizzled_shared<{vec = 1, perPhase = 1, maxPhase = 1, order = [2, 1, 0]}>
 #smem = #ttg.shared_memory

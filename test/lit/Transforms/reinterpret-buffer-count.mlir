@@ -1,18 +1,19 @@
 // RUN: %tlx-opt %s --split-input-file --verify-diagnostics --tlx-storage-alias-lowering
-// XFAIL: *
 //
-// KNOWN BUG (tlx-storage-alias-lowering, step 4): a ttg.memdesc_reinterpret
+// Regression (tlx-storage-alias-lowering, step 4): a ttg.memdesc_reinterpret
 // (or tlx.local_alias) of a moved view that changes the buffer count is
-// silently mis-indexed. The derived layout treats the result's leading
-// dimension as the same buffers at the same stride, but a 2x64x64xf32 ->
-// 4x32x64xf32 reinterpret means "each 16 KiB buffer is two 8 KiB halves":
-// with b at offset 16384 and 32768 bytes between buffers, r[1] is bytes
-// 24576..32767 of the storage (the second half of b's buffer 0), yet the
-// pass indexes a 15x32x64xf32 view at 4 * 1 + 2 = 6, i.e. bytes
-// 49152..57343 (the first half of b's buffer 1, which is r[2]). The byte
-// offset of r[j], 16384 + (j / 2) * 32768 + (j % 2) * 8192, is not of the
-// form scale * j + offset, so the only correct answer is a diagnostic.
-// Remove the XFAIL line once fixed.
+// silently mis-lowered. b is placed at offset 16384 with 32768 bytes between
+// its two 16 KiB buffers; r = b as 4x32x64xf32 (8 KiB buffers). The pass
+// derives r's layout as "buffer j at 16384 + j * 32768" (a 15x32x64xf32
+// view, r[1] -> slot 6 = bytes 49152..57343), which is wrong either way:
+//  * as a plain reinterpret, r[1] is the second half of b[0], bytes
+//    24576..32767; r[j] = 16384 + (j / 2) * 32768 + (j % 2) * 8192 is not
+//    affine in j, so no single view can express it;
+//  * as "buffer j of r is buffer j of b", r[2] and r[3] do not exist: r[3]
+//    lands at 114688, past the 65536-byte storage (the 15x32x64xf32 view is
+//    122880 bytes; after tlx-lower the ttg.local_alloc stays 65536).
+// Now: a diagnostic at the reinterpret (the existing "cannot follow a
+// storage alias view" is the natural place).
 
 #shared = #ttg.swizzled_shared<{vec = 1, perPhase = 1, maxPhase = 1, order = [1, 0]}>
 #blocked = #ttg.blocked<{sizePerThread = [1, 1], threadsPerWarp = [1, 32], warpsPerCTA = [4, 1], order = [1, 0]}>

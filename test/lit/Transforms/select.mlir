@@ -1,16 +1,14 @@
 // RUN: %tlx-opt %s --tlx-storage-alias-lowering | %FileCheck %s
 // RUN: %tlx-opt %s --canonicalize --tlx-storage-alias-lowering | %FileCheck %s
-// XFAIL: *
 //
-// KNOWN GAP (tlx-storage-alias-lowering, step 4): arith.select is not
+// Regression (tlx-storage-alias-lowering, step 4): arith.select is not
 // followed, so a select between two moved views fails with "'arith.select'
 // op uses a storage alias view whose buffers were placed by
 // set_buffer_overlap". The canonicalizer itself turns an scf.if that yields
 // two views (supported, see control-flow.mlir @if_same_layout) into such a
 // select, so running --canonicalize before the lowering (second RUN line)
-// breaks a supported input. Expected: the select result takes the common
-// layout (and mixing layouts is an error, as for scf.if). Remove the XFAIL
-// line once fixed.
+// breaks a supported input. Now: the select result takes the common
+// layout (and mixing layouts is an error, as for scf.if).
 
 #shared = #ttg.swizzled_shared<{vec = 1, perPhase = 1, maxPhase = 1, order = [1, 0]}>
 #blocked = #ttg.blocked<{sizePerThread = [1, 1], threadsPerWarp = [1, 32], warpsPerCTA = [4, 1], order = [1, 0]}>

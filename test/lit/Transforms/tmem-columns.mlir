@@ -1,14 +1,13 @@
 // RUN: %tlx-opt %s --tlx-storage-alias-lowering | %FileCheck %s
 // RUN: %tlx-opt %s --tlx-rewrite-local-alias | %FileCheck %s --check-prefix=REWRITE
-// XFAIL: *
 //
-// KNOWN BUG (tlx-storage-alias-lowering step 3 and tlx-rewrite-local-alias):
+// Regression (tlx-storage-alias-lowering step 3 and tlx-rewrite-local-alias):
 // a tensor-memory storage whose column count is not a power of two fails
 // with "cannot build attribute #ttng.tensor_memory_encoding<blockM = 128,
 // blockN = 96, ...>: blockN must be a power of 2": the ttng.tmem_alloc is
-// built as 128 x C with C = ceil(bytes / 512) verbatim. Expected: C rounded
+// built as 128 x C with C = ceil(bytes / 512) verbatim. Now: C rounded
 // up to a power of two (TMEM is allocated in power-of-two column counts
-// anyway), still at most 512. Remove the XFAIL line once fixed.
+// anyway), still at most 512.
 
 #tmem32 = #ttng.tensor_memory_encoding<blockM = 128, blockN = 32, colStride = 1>
 #tmem64 = #ttng.tensor_memory_encoding<blockM = 128, blockN = 64, colStride = 1>

@@ -1,14 +1,13 @@
 // RUN: %tlx-opt %s --tlx-storage-alias-lowering | %FileCheck %s
-// XFAIL: *
 //
-// KNOWN BUG (tlx-storage-alias-lowering, step 4): a moved view captured by
+// Regression (tlx-storage-alias-lowering, step 4): a moved view captured by
 // ttg.warp_specialize is rejected with "'ttg.warp_specialize.partitions' op
 // uses a storage alias view whose buffers were placed by set_buffer_overlap".
 // In triton 3.7.1 the explicit captures are operands of the nested
 // ttg.warp_specialize.partitions op (region 1 of ttg.warp_specialize), not
-// of ttg.warp_specialize, so the capture is never recognised. Expected: the
+// of ttg.warp_specialize, so the capture is never recognised. Now: the
 // partition's block argument takes the view type and its accesses are
-// rewritten like any other. Remove the XFAIL line once fixed.
+// rewritten like any other.
 
 #shared = #ttg.swizzled_shared<{vec = 1, perPhase = 1, maxPhase = 1, order = [1, 0]}>
 #blocked = #ttg.blocked<{sizePerThread = [1, 1], threadsPerWarp = [1, 32], warpsPerCTA = [4, 1], order = [1, 0]}>

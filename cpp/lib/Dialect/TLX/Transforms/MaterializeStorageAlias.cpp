@@ -40,6 +40,7 @@ static Operation *createStorage(OpBuilder &builder, const SpecPlan &plan) {
         << " bytes); tensor memory has " << kTmemColumns;
     return nullptr;
   }
+  columns = roundTmemColumns(columns);
   storage.shape = {128, columns};
   storage.elementType = Float32Type::get(context);
   storage.encoding = parseAttributeText(

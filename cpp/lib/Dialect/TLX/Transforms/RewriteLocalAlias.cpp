@@ -82,6 +82,7 @@ LogicalResult rewriteRoot(RootViews &group) {
         return failure();
       newBase = createLocalAlloc(builder, root->getLoc(), type, alignment);
     } else {
+      columns = roundTmemColumns(columns);
       baseInfo.shape = {128, columns};
       baseInfo.elementType = Float32Type::get(context);
       baseInfo.encoding = parseAttributeText(

@@ -81,6 +81,20 @@ private:
       return success();
     }
     if (isOpNamed(user, ttg_names::kMemDescReinterpret) || isa<LocalAliasOp>(user)) {
+      // Buffer i of the new view is buffer i of this one: only meaningful
+      // when both count the same buffers.
+      auto from = getMemDescInfo(layout.originalType);
+      auto to = getMemDescInfo(user->getResult(0).getType());
+      if (!to || to->shape.size() < 2 || to->numBuffers() != from->numBuffers()) {
+        InFlightDiagnostic diag = user->emitOpError("cannot follow a storage alias view (")
+                                  << describe(layout) << "): ";
+        if (!to || to->shape.size() < 2)
+          diag << "the result has no buffer dimension";
+        else
+          diag << "it changes the buffer count from " << from->numBuffers() << " to "
+               << to->numBuffers();
+        return diag << "; reinterpret one buffer (after ttg.memdesc_index) instead";
+      }
       FailureOr<ViewLayout> derived = getViewLayout(
           user->getResult(0).getType(), {layout.offset, layout.bytesBetweenBuffers},
           [&] {
@@ -119,9 +133,13 @@ private:
       if (std::optional<BlockArgument> arg = branch.getSuccessorBlockArgument(number))
         return assign(*arg, layout);
     }
-    if (isOpNamed(user, ttg_names::kWarpSpecialize)) {
+    if (isOpNamed(user, ttg_names::kWarpSpecializePartitions)) {
       SmallVector<BlockArgument> args = getWarpSpecializeCaptureArgs(user, number);
       return assignAll(SmallVector<Value>(args.begin(), args.end()), layout);
+    }
+    if (auto select = dyn_cast<arith::SelectOp>(user)) {
+      if (number != 0)
+        return assign(select.getResult(), layout);
     }
     return unsupported(user, layout);
   }
@@ -152,6 +170,9 @@ private:
         yielded(ifOp.getElseRegion(), index);
       } else if (auto whileOp = dyn_cast<scf::WhileOp>(owner)) {
         incoming.push_back(whileOp.getConditionOp().getArgs()[index]);
+      } else if (auto select = dyn_cast<arith::SelectOp>(owner)) {
+        incoming.push_back(select.getTrueValue());
+        incoming.push_back(select.getFalseValue());
       }
       return incoming;
     }
@@ -171,9 +192,8 @@ private:
       } else {
         incoming.push_back(whileOp.getConditionOp().getArgs()[index]);
       }
-    } else if (parent && parent->getParentOp() &&
-               isOpNamed(parent->getParentOp(), ttg_names::kWarpSpecialize)) {
-      incoming.push_back(parent->getParentOp()->getOperand(index));
+    } else if (isOpNamed(parent, ttg_names::kWarpSpecializePartitions)) {
+      incoming.push_back(parent->getOperand(index));
     } else {
       for (Block *pred : block->getPredecessors()) {
         auto branch = dyn_cast<BranchOpInterface>(pred->getTerminator());

@@ -61,20 +61,27 @@ static LogicalResult collectUsers(SpecPlan &plan) {
       plan.allocs.push_back(
           {alloc, *info, info->bytesPerBuffer(), getBufferAlignment(*info, plan.storage)});
     } else if (auto overlap = dyn_cast<SetBufferOverlapOp>(user)) {
-      if (!plan.overlap)
-        plan.overlap = overlap;
-      else
-        plan.extraOverlaps.push_back(overlap);
+      plan.extraOverlaps.push_back(overlap);
     } else {
       return user->emitOpError("uses a storage_alias_spec; only "
                                "tlx.storage_alias_local_alloc and "
                                "tlx.set_buffer_overlap may use one");
     }
   }
-  // Program order (users come in use-list order).
-  llvm::sort(plan.allocs, [](const AllocInfo &a, const AllocInfo &b) {
-    return a.op->isBeforeInBlock(b.op);
+  // Use lists are newest-first: restore program order, in which the first
+  // overlap definition is the one, and any later one a duplicate.
+  DenseMap<Operation *, unsigned> order;
+  plan.spec->getParentRegion()->walk([&](Operation *op) { order[op] = order.size(); });
+  llvm::sort(plan.allocs, [&](const AllocInfo &a, const AllocInfo &b) {
+    return order.lookup(a.op) < order.lookup(b.op);
   });
+  llvm::sort(plan.extraOverlaps, [&](SetBufferOverlapOp a, SetBufferOverlapOp b) {
+    return order.lookup(a) < order.lookup(b);
+  });
+  if (!plan.extraOverlaps.empty())
+    plan.overlap = plan.extraOverlaps.front();
+  plan.extraOverlaps.erase(plan.extraOverlaps.begin(),
+                           plan.extraOverlaps.begin() + std::min<size_t>(1, plan.extraOverlaps.size()));
   return success();
 }
 

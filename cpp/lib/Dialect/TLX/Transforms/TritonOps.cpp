@@ -2,6 +2,7 @@
 #include "tlx_alias/Dialect/TLX/IR/MemDesc.h"
 
 #include "mlir/IR/BuiltinAttributes.h"
+#include "llvm/Support/MathExtras.h"
 
 namespace mlir::triton::tlx {
 
@@ -54,19 +55,20 @@ int64_t getLocalAllocAlignment(Operation *localAlloc) {
   return info ? getSharedEncodingAlignment(info->encoding) : 16;
 }
 
-SmallVector<BlockArgument> getWarpSpecializeCaptureArgs(Operation *ws,
+SmallVector<BlockArgument> getWarpSpecializeCaptureArgs(Operation *partitions,
                                                         unsigned operandIndex) {
-  // ttg.warp_specialize: region 0 is the default partition (implicit
-  // captures); region 1 holds ttg.warp_specialize.partitions, whose regions
-  // take the explicit captures as block arguments, in operand order.
+  // ttg.warp_specialize holds, in its second region, a
+  // ttg.warp_specialize.partitions op: its operands are the explicit
+  // captures, and each of its regions takes them as block arguments.
   SmallVector<BlockArgument> args;
-  if (ws->getNumRegions() < 2 || ws->getRegion(1).empty())
-    return args;
-  Operation *partitions = &ws->getRegion(1).front().front();
   for (Region &region : partitions->getRegions())
     if (!region.empty() && operandIndex < region.getNumArguments())
       args.push_back(region.getArgument(operandIndex));
   return args;
+}
+
+int64_t roundTmemColumns(int64_t columns) {
+  return std::max<int64_t>(32, llvm::PowerOf2Ceil(columns));
 }
 
 } // namespace mlir::triton::tlx

@@ -16,6 +16,8 @@
 
 #include "tlx_alias/Dialect/TLX/Transforms/StorageAliasLowering.h"
 
+#include "llvm/Support/MathExtras.h"
+
 #include <numeric>
 
 namespace mlir::triton::tlx {
@@ -42,12 +44,6 @@ FailureOr<ViewLayout> getViewLayout(Type originalType, BufferPlacement placement
   if (bytes <= 0)
     return emitError() << "buffer of " << originalType << " has no size";
 
-  Type bufferType = buildMemDesc(
-      context, withShape(*info, ArrayRef(info->shape).drop_front()), emitError);
-  if (!bufferType)
-    return failure();
-  layout.bufferType = bufferType;
-
   int64_t stride = placement.bytesBetweenBuffers;
   int64_t offset = placement.offset;
   int64_t lastStart = offset + (num - 1) * stride;
@@ -70,12 +66,20 @@ FailureOr<ViewLayout> getViewLayout(Type originalType, BufferPlacement placement
   int64_t slot = std::gcd(bytes, std::gcd(offset, stride));
   std::optional<StorageKind> storage = info->storageKind();
   if (storage != StorageKind::smem) {
-    int64_t paddedStride = (stride + bytes - 1) / bytes * bytes;
-    return emitError() << "cannot lower a tensor-memory buffer of " << bytes
-                       << " bytes at offset " << offset << " with "
-                       << stride << " bytes between buffers: offset and "
-                       << "stride must be multiples of the buffer size (e.g. "
-                       << "buffer_size_bytes = " << paddedStride * num << ")";
+    InFlightDiagnostic diag = emitError()
+                              << "cannot lower a tensor-memory buffer of " << bytes
+                              << " bytes at offset " << offset << " with " << stride
+                              << " bytes between buffers: in tensor memory both must "
+                                 "be multiples of the buffer size";
+    if (stride % bytes)
+      diag << "; a stride of " << llvm::alignTo(stride, bytes)
+           << " bytes would work (buffer_size_bytes = "
+           << llvm::alignTo(stride, bytes) * num << ")";
+    if (offset % bytes)
+      diag << "; pad the buffers placed before it in its distinct group to "
+              "a multiple of "
+           << bytes << " bytes, or place it first";
+    return diag;
   }
   layout.slotBytes = slot;
   layout.scale = stride / slot;

@@ -68,7 +68,6 @@ inline constexpr int64_t kTmemBytesPerColumn = 128 * 4;
 struct ViewLayout {
   Type originalType; // [num, ...] as the user wrote it
   Type viewType;     // what the view becomes
-  Type bufferType;   // what memdesc_index of the original yields
   Type slotType;     // what memdesc_index of a slot view yields (slots only)
   int64_t offset = 0, bytesBetweenBuffers = 0;
   int64_t scale = 1, offsetSlots = 0;
@@ -79,7 +78,7 @@ struct ViewLayout {
            slotBytes == 0;
   }
   bool operator==(const ViewLayout &other) const {
-    return viewType == other.viewType && bufferType == other.bufferType &&
+    return viewType == other.viewType && originalType == other.originalType &&
            scale == other.scale && offsetSlots == other.offsetSlots &&
            slotBytes == other.slotBytes;
   }

@@ -14,6 +14,8 @@ inline constexpr StringLiteral kTmemAlloc = "ttng.tmem_alloc";
 inline constexpr StringLiteral kMemDescIndex = "ttg.memdesc_index";
 inline constexpr StringLiteral kMemDescReinterpret = "ttg.memdesc_reinterpret";
 inline constexpr StringLiteral kWarpSpecialize = "ttg.warp_specialize";
+inline constexpr StringLiteral kWarpSpecializePartitions =
+    "ttg.warp_specialize.partitions";
 } // namespace ttg_names
 
 inline bool isOpNamed(Operation *op, StringRef name) {
@@ -37,10 +39,14 @@ int64_t getSharedEncodingAlignment(Attribute encoding);
 /// The alignment attribute of a ttg.local_alloc, or its encoding's.
 int64_t getLocalAllocAlignment(Operation *localAlloc);
 
-/// For a ttg.warp_specialize and one of its operands (an explicit capture),
-/// the block arguments it becomes in each partition region.
-SmallVector<BlockArgument> getWarpSpecializeCaptureArgs(Operation *ws,
+/// For a ttg.warp_specialize.partitions op and one of its operands (an
+/// explicit capture), the block arguments it becomes in each partition.
+SmallVector<BlockArgument> getWarpSpecializeCaptureArgs(Operation *partitions,
                                                         unsigned operandIndex);
+
+/// The smallest TMEM allocation of at least `columns` columns: a power of
+/// two, at least 32 (what tcgen05.alloc hands out).
+int64_t roundTmemColumns(int64_t columns);
 
 } // namespace mlir::triton::tlx
 
