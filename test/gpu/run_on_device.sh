@@ -1,0 +1,30 @@
+#!/usr/bin/env bash
+# Runs the GPU suite, the example and the GEMM benchmark on a GPU machine that
+# has no network and triton 3.6.0 (see ../shared/device/README.md):
+#   call 1 carries .devcarry/t1:   mkdir -p /tmp/stage && cp .devcarry/t1/* /tmp/stage/
+#   call 2 carries .devcarry/t2 and .devcarry/plugin (libTLXAliasPlugin.so built here):
+#     bash test/gpu/run_on_device.sh [pytest args]
+# Builds the two Python extensions there (gcc, Python 3.12) against the staged
+# triton 3.7.1, then runs everything with the carried plugin. Logs go to $OUT.
+set -uo pipefail
+cd "$(dirname "$0")/../.."
+OUT="${OUT:-/tmp/tlx-out}"; mkdir -p "$OUT"
+cp .devcarry/t2/* /tmp/stage/
+source /tmp/stage/unpack-on-device.sh
+PYINC=$(python3 -c 'import sysconfig; print(sysconfig.get_paths()["include"])')
+EXT=$(python3 -c 'import sysconfig; print(sysconfig.get_config_var("EXT_SUFFIX"))')
+TLIB=/tmp/stage/site/triton/_C
+mkdir -p python/tlx_alias/lib
+cp .devcarry/plugin/libTLXAliasPlugin.so python/tlx_alias/lib/
+for module in "_C cpp/python/Builder.cpp" "_opt cpp/tools/tlx-opt/OptDriver.cpp"; do
+  set -- $module
+  g++ -std=c++17 -O2 -fPIC -shared -fvisibility=hidden -Icpp/python -Icpp/include \
+      -I"$TLX_PYBIND11_INCLUDE" -I"$PYINC" -isystem "$TLX_MLIR_INCLUDE" -isystem "$TLX_LLVM_INCLUDE" \
+      "$2" -o "python/tlx_alias/$1$EXT" -L"$TLIB" -l:libtriton.so -Wl,-rpath,"$TLIB" || exit 1
+done
+export TRITON_PLUGIN_PATHS="$PWD/python/tlx_alias/lib/libTLXAliasPlugin.so"
+export PYTHONPATH="$PWD/python:$PYTHONPATH" PYTHONUNBUFFERED=1
+nvidia-smi --query-gpu=name,driver_version --format=csv,noheader | tee "$OUT/device.txt"
+python3 -m pytest -q test/gpu "$@" 2>&1 | tee "$OUT/gpu_tests.txt"
+python3 examples/memory_map.py 2>&1 | tee "$OUT/example.txt"
+python3 benchmarks/gemm_alias.py 2>&1 | tee "$OUT/gemm_alias.txt"
