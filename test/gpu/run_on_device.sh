@@ -16,15 +16,17 @@ EXT=$(python3 -c 'import sysconfig; print(sysconfig.get_config_var("EXT_SUFFIX")
 TLIB=/tmp/stage/site/triton/_C
 mkdir -p python/tlx_alias/lib
 cp .devcarry/plugin/libTLXAliasPlugin.so python/tlx_alias/lib/
-for module in "_C cpp/python/Builder.cpp" "_opt cpp/tools/tlx-opt/OptDriver.cpp"; do
-  set -- $module
+build_module() {  # name source
   g++ -std=c++17 -O2 -fPIC -shared -fvisibility=hidden -Icpp/python -Icpp/include \
       -I"$TLX_PYBIND11_INCLUDE" -I"$PYINC" -isystem "$TLX_MLIR_INCLUDE" -isystem "$TLX_LLVM_INCLUDE" \
-      "$2" -o "python/tlx_alias/$1$EXT" -L"$TLIB" -l:libtriton.so -Wl,-rpath,"$TLIB" || exit 1
-done
+      "$2" -o "python/tlx_alias/$1$EXT" -L"$TLIB" -l:libtriton.so -Wl,-rpath,"$TLIB"
+}
+build_module _C cpp/python/Builder.cpp || exit 1
+build_module _opt cpp/tools/tlx-opt/OptDriver.cpp || exit 1
 export TRITON_PLUGIN_PATHS="$PWD/python/tlx_alias/lib/libTLXAliasPlugin.so"
 export PYTHONPATH="$PWD/python:$PYTHONPATH" PYTHONUNBUFFERED=1
 nvidia-smi --query-gpu=name,driver_version --format=csv,noheader | tee "$OUT/device.txt"
 python3 -m pytest -q test/gpu "$@" 2>&1 | tee "$OUT/gpu_tests.txt"
+[ -n "${TLX_SKIP_BENCH:-}" ] && exit 0
 python3 examples/memory_map.py 2>&1 | tee "$OUT/example.txt"
 python3 benchmarks/gemm_alias.py 2>&1 | tee "$OUT/gemm_alias.txt"
