@@ -18,23 +18,25 @@ sys.path.insert(0, os.path.join(os.path.dirname(__file__), "..", "examples"))
 import tlx_alias  # noqa: E402,F401
 from persistent_gemm import gemm_kernel, smem_bytes  # noqa: E402
 
-CONFIGS = [  # (BM, BN, BK, STAGES)
-    (128, 256, 64, 4), (128, 256, 64, 2), (128, 128, 64, 4), (128, 128, 64, 2), (128, 128, 128, 2),
-    (128, 256, 128, 2),
+CONFIGS = [  # (BM, BN, BK, STAGES): STAGES in {2, 4} (the epilogue cuts C in STAGES chunks)
+    (128, 256, 64, 4), (128, 256, 64, 2), (128, 128, 64, 4), (128, 128, 64, 2), (128, 128, 128, 4),
+    (128, 128, 128, 2), (128, 256, 128, 2),
 ]
 
 
-def run(a, b, c, config, alias, num_sms):
+def run(a, b, c, config, alias, num_sms, use_async=True):
     BM, BN, BK, STAGES = config
     M, K = a.shape
     N = b.shape[1]
     return gemm_kernel[(num_sms, )](a, b, c, M, N, K, a.stride(0), b.stride(0), c.stride(0), BM=BM, BN=BN,
-                                    BK=BK, STAGES=STAGES, ALIAS=alias, NUM_SMS=num_sms, num_warps=8)
+                                    BK=BK, STAGES=STAGES, ALIAS=alias, NUM_SMS=num_sms, ASYNC=use_async,
+                                    num_warps=8)
 
 
 def main():
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--size", type=int, default=8192)
+    parser.add_argument("--sync", action="store_true", help="stage operands through registers instead of cp.async")
     args = parser.parse_args()
     M = N = K = args.size
     props = torch.cuda.get_device_properties(0)
@@ -46,7 +48,7 @@ def main():
     expected = torch.matmul(a, b)
     flops = 2 * M * N * K
     print(f"{torch.cuda.get_device_name()}, {num_sms} SMs, {limit} bytes of shared memory per block; "
-          f"M=N=K={M}, fp16 in, fp32 accumulate\n")
+          f"M=N=K={M}, fp16 in, fp32 accumulate, operands via {'registers' if args.sync else 'cp.async'}\n")
     print(f"{'variant':<10} {'BMxBNxBK':<12} {'stages':>6} {'spec bytes':>10} {'kernel smem':>11} "
           f"{'fits':>5} {'ms':>8} {'TFLOP/s':>8}  max|err|")
     best = {}
@@ -57,14 +59,15 @@ def main():
             spec = smem_bytes(BM, BN, BK, STAGES, alias)
             c = torch.empty(M, N, device="cuda", dtype=torch.float16)
             try:
-                kernel = run(a, b, c, config, alias, num_sms)
+                kernel = run(a, b, c, config, alias, num_sms, not args.sync)
                 shared = kernel.metadata.shared
             except Exception as error:  # out of resource: shared memory
                 message = str(error).splitlines()[0][:40]
                 print(f"{name:<10} {BM}x{BN}x{BK:<4} {STAGES:>6} {spec:>10} {'-':>11} {'no':>5}  ({message})")
                 continue
             err = (c.float() - expected.float()).abs().max().item()
-            ms = triton.testing.do_bench(lambda: run(a, b, c, config, alias, num_sms), warmup=25, rep=200)
+            ms = triton.testing.do_bench(lambda: run(a, b, c, config, alias, num_sms, not args.sync), warmup=25,
+                                         rep=200)
             tflops = flops / ms / 1e9
             print(f"{name:<10} {BM}x{BN}x{BK:<4} {STAGES:>6} {spec:>10} {shared:>11} {'yes':>5} {ms:>8.3f} "
                   f"{tflops:>8.1f}  {err:.3g}")

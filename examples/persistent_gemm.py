@@ -5,6 +5,8 @@ The A/B stages and the C staging tile are allocated up front and stay live
 for the whole persistent loop, so Triton's allocator cannot overlap them by
 liveness. With `ALIAS=True` the spec says they are never used at the same
 time (`shared`); with `ALIAS=False` they sit side by side (`distinct`).
+Operands stream into the ring with cp.async (`ASYNC=True`, STAGES - 1 tiles
+in flight) or through registers (`ASYNC=False`).
 
     python examples/persistent_gemm.py          # compile, show the memory maps
     python benchmarks/gemm_alias.py            # on a GPU: correctness and speed
@@ -24,7 +26,7 @@ def _halves(x, ROWS: tl.constexpr, COLS: tl.constexpr):
 @triton.jit
 def gemm_kernel(a_ptr, b_ptr, c_ptr, M, N, K, stride_am, stride_bk, stride_cm,
                 BM: tl.constexpr, BN: tl.constexpr, BK: tl.constexpr, STAGES: tl.constexpr,
-                ALIAS: tl.constexpr, NUM_SMS: tl.constexpr):
+                ALIAS: tl.constexpr, NUM_SMS: tl.constexpr, ASYNC: tl.constexpr = True):
     # STAGES operand slots, and the C tile cut into STAGES column chunks so
     # that chunk j can share slot j's storage.
     spec = tlx.storage_alias_spec(storage=tlx.storage_kind.smem)
@@ -51,19 +53,34 @@ def gemm_kernel(a_ptr, b_ptr, c_ptr, M, N, K, stride_am, stride_bk, stride_cm,
         off_n = (tile % num_n) * BN
         a_ptrs = a_ptr + (off_m + rm)[:, None] * stride_am + rk[None, :]
         b_ptrs = b_ptr + rk[:, None] * stride_bk + (off_n + rn)[None, :]
-        for s in tl.static_range(STAGES - 1):  # K is a multiple of BK * STAGES
-            tlx.local_store(a_ring[s], tl.load(a_ptrs + s * BK))
-            tlx.local_store(b_ring[s], tl.load(b_ptrs + s * BK * stride_bk))
         acc = tl.zeros((BM, BN), tl.float32)
-        for k in range(k_tiles):
-            nxt = k + STAGES - 1
-            more = nxt < k_tiles
-            a_next = tl.load(a_ptrs + nxt * BK, mask=more, other=0.0)
-            b_next = tl.load(b_ptrs + nxt * BK * stride_bk, mask=more, other=0.0)
-            slot = k % STAGES
-            acc = tl.dot(tlx.local_load(a_ring[slot]), tlx.local_load(b_ring[slot]), acc)
-            tlx.local_store(a_ring[nxt % STAGES], a_next)
-            tlx.local_store(b_ring[nxt % STAGES], b_next)
+        if ASYNC:
+            for s in tl.static_range(STAGES - 1):  # K is at least BK * (STAGES - 1)
+                tlx.async_load(a_ptrs + s * BK, a_ring[s])
+                tlx.async_load(b_ptrs + s * BK * stride_bk, b_ring[s])
+                tlx.async_load_commit_group()
+            for k in range(k_tiles):
+                tlx.async_load_wait_group(STAGES - 2)  # tile k has landed
+                slot = k % STAGES
+                acc = tl.dot(tlx.local_load(a_ring[slot]), tlx.local_load(b_ring[slot]), acc)
+                nxt = k + STAGES - 1  # refills the slot tile k - 1 used
+                tlx.async_load(a_ptrs + nxt * BK, a_ring[nxt % STAGES], mask=nxt < k_tiles)
+                tlx.async_load(b_ptrs + nxt * BK * stride_bk, b_ring[nxt % STAGES], mask=nxt < k_tiles)
+                tlx.async_load_commit_group()
+            tlx.async_load_wait_group(0)
+        else:
+            for s in tl.static_range(STAGES - 1):
+                tlx.local_store(a_ring[s], tl.load(a_ptrs + s * BK))
+                tlx.local_store(b_ring[s], tl.load(b_ptrs + s * BK * stride_bk))
+            for k in range(k_tiles):
+                nxt = k + STAGES - 1
+                more = nxt < k_tiles
+                a_next = tl.load(a_ptrs + nxt * BK, mask=more, other=0.0)
+                b_next = tl.load(b_ptrs + nxt * BK * stride_bk, mask=more, other=0.0)
+                slot = k % STAGES
+                acc = tl.dot(tlx.local_load(a_ring[slot]), tlx.local_load(b_ring[slot]), acc)
+                tlx.local_store(a_ring[nxt % STAGES], a_next)
+                tlx.local_store(b_ring[nxt % STAGES], b_next)
         # Epilogue: the operand slots are dead; C goes through its chunks.
         c = acc.to(tl.float16)
         if STAGES == 2:
@@ -88,13 +105,14 @@ def smem_bytes(BM, BN, BK, STAGES, ALIAS):
     return STAGES * (max(ring, chunk) if ALIAS else ring + chunk)
 
 
-def compile_for_sm90(BM=128, BN=256, BK=64, STAGES=4, ALIAS=True, NUM_SMS=132):
+def compile_for_sm90(BM=128, BN=256, BK=64, STAGES=4, ALIAS=True, NUM_SMS=132, ASYNC=True):
     from triton.backends.compiler import GPUTarget
-    constexprs = dict(BM=BM, BN=BN, BK=BK, STAGES=STAGES, ALIAS=ALIAS, NUM_SMS=NUM_SMS)
+    constexprs = dict(BM=BM, BN=BN, BK=BK, STAGES=STAGES, ALIAS=ALIAS, NUM_SMS=NUM_SMS, ASYNC=ASYNC)
     signature = {"a_ptr": "*fp16", "b_ptr": "*fp16", "c_ptr": "*fp16", "M": "i32", "N": "i32", "K": "i32",
                  "stride_am": "i32", "stride_bk": "i32", "stride_cm": "i32",
                  **{name: "constexpr" for name in constexprs}}
-    src = triton.compiler.ASTSource(fn=gemm_kernel, signature=signature, constexprs=constexprs)
+    aligned = {(i, ): [["tt.divisibility", 16]] for i in range(9)}  # what a launch specializes
+    src = triton.compiler.ASTSource(fn=gemm_kernel, signature=signature, constexprs=constexprs, attrs=aligned)
     return triton.compile(src, target=GPUTarget("cuda", 90, 32), options={"num_warps": 8})
 
 

@@ -27,14 +27,16 @@ register_plugin()
 from . import _pipeline  # noqa: E402
 from .layouts import (encoding, nv_mma_shared_layout, swizzled_shared_layout,  # noqa: E402
                       tensor_memory_layout)
-from .mem_ops import local_alloc, local_load, local_store, local_view, set_buffer_overlap  # noqa: E402
+from .mem_ops import (async_load, async_load_commit_group, async_load_wait_group, async_token,  # noqa: E402
+                      local_alloc, local_load, local_store, local_view, set_buffer_overlap)
 from .memory_map import memory_map, print_memory_map  # noqa: E402
 from .types import buffered_tensor, reuse_group, reuse_group_type, storage_alias_spec, storage_kind  # noqa: E402
 
 _stages_hook = _pipeline.install()
 
 __all__ = [
-    "SUPPORTED_TRITON", "TritonVersionError", "__version__", "buffered_tensor", "encoding",
+    "SUPPORTED_TRITON", "TritonVersionError", "__version__", "async_load", "async_load_commit_group",
+    "async_load_wait_group", "async_token", "buffered_tensor", "encoding",
     "local_alloc", "local_load", "local_store", "local_view", "memory_map", "nv_mma_shared_layout",
     "plugin_path", "print_memory_map", "reuse_group", "reuse_group_type", "set_buffer_overlap",
     "storage_alias_spec", "storage_kind", "swizzled_shared_layout", "tensor_memory_layout",

@@ -130,8 +130,9 @@ def local_store(view, value, _semantic=None):
     view = _single_buffer(view, "local_store")
     value = _semantic.to_tensor(value)
     if value.type.is_block():
-        if tuple(value.shape) != view.shape:
-            raise ValueError(f"local_store: value shape {tuple(value.shape)} != buffer shape {view.shape}")
+        shape = tuple(tl_core._unwrap_if_constexpr(d) for d in value.shape)
+        if shape != view.shape:
+            raise ValueError(f"local_store: value shape {shape} != buffer shape {view.shape}")
     else:
         value = _semantic.splat(value, list(view.shape))
     value = _semantic.cast(value, view.dtype)
@@ -195,3 +196,87 @@ def _groups(group):
 
 __all__ = ["local_alloc", "local_view", "local_load", "local_store", "set_buffer_overlap",
            "reuse_group_type"]
+
+
+class async_token(tl_core.base_value):
+    """Completion token of asynchronous copies (`!ttg.async.token`)."""
+
+    def __init__(self, handle):
+        self.handle = handle
+        from .types import _handle_type
+        self.type = _handle_type(self)
+
+    def _type_key(self):
+        return ("async_token", )
+
+    def _with_handle(self, handle):
+        return async_token(handle)
+
+    def _flatten_ir(self, handles):
+        handles.append(self.handle)
+
+
+ASYNC_TOKEN = "!ttg.async.token"
+
+
+@tl_core.builtin
+def async_load(src, result, mask=None, other=None, _semantic=None):
+    """Starts copying the tile at pointers `src` into one shared-memory buffer
+    (cp.async). Commit with async_load_commit_group, wait with
+    async_load_wait_group before reading the buffer."""
+    view = _single_buffer(result, "async_load")
+    src = _semantic.to_tensor(src)
+    if not src.type.is_block() or not src.dtype.is_ptr():
+        raise TypeError(f"async_load expects a tensor of pointers, got {src.type}")
+    shape = tuple(tl_core._unwrap_if_constexpr(d) for d in src.shape)
+    if shape != view.shape:
+        raise ValueError(f"async_load: pointer shape {shape} != buffer shape {view.shape}")
+    if src.dtype.element_ty != view.dtype:
+        raise ValueError(f"async_load: pointers to {src.dtype.element_ty} cannot fill a {view.dtype} buffer")
+    operands, segments = [src.handle, view.handle], [1, 1, 0, 0]
+    mask = tl_core._unwrap_if_constexpr(mask)
+    if mask is not None:
+        mask = _semantic.to_tensor(mask)
+        if not mask.type.is_block():
+            mask = _semantic.splat(mask, list(view.shape))
+        src, mask = _semantic.broadcast_impl_value(src, mask)
+        operands.append(mask.handle)
+        segments[2] = 1
+    other = tl_core._unwrap_if_constexpr(other)
+    if other is not None:
+        other = _semantic.to_tensor(other)
+        if not other.type.is_block():
+            other = _semantic.splat(other, list(view.shape))
+        other = _semantic.cast(other, view.dtype)
+        operands.append(other.handle)
+        segments[3] = 1
+    (token, ) = _ir.create_op(_semantic.builder, "tlx.async_load", operands, [ASYNC_TOKEN],
+                              {"operandSegmentSizes": f"array<i32: {', '.join(map(str, segments))}>"})
+    return async_token(token)
+
+
+def _tokens(tokens):
+    tokens = tl_core._unwrap_if_constexpr(tokens)
+    if tokens is None:
+        return []
+    if isinstance(tokens, async_token):
+        tokens = [tokens]
+    return [tl_core._unwrap_if_constexpr(t).handle for t in tokens]
+
+
+@tl_core.builtin
+def async_load_commit_group(tokens=(), _semantic=None):
+    """Closes the group of async_loads issued so far (cp.async.commit_group)."""
+    (token, ) = _ir.create_op(_semantic.builder, "ttg.async_commit_group", _tokens(tokens), [ASYNC_TOKEN])
+    return async_token(token)
+
+
+@tl_core.builtin
+def async_load_wait_group(pendings, tokens=(), _semantic=None):
+    """Waits until at most `pendings` committed groups are still in flight."""
+    pendings = tl_core._unwrap_if_constexpr(pendings)
+    if not isinstance(pendings, int) or pendings < 0:
+        raise ValueError(f"pendings must be a non-negative compile-time integer, got {pendings!r}")
+    (token, ) = _ir.create_op(_semantic.builder, "ttg.async_wait", _tokens(tokens), [ASYNC_TOKEN],
+                              {"num": f"{pendings} : i32"})
+    return async_token(token)

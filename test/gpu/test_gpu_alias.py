@@ -260,3 +260,53 @@ def test_explicit_buffer_size_padding():
     spec = tlx.memory_map(compiled)[0]
     assert spec["size"] == 65536 and spec["views"][0]["bytes_between_buffers"] == 32768
     assert compiled.metadata.shared >= 65536
+
+
+# -- cp.async into a ring of aliased slots --------------------------------------
+
+@triton.jit
+def async_ring_kernel(x_ptr, out_ptr, TILES: tl.constexpr, B: tl.constexpr, STAGES: tl.constexpr):
+    spec = tlx.storage_alias_spec(storage=tlx.storage_kind.smem)
+    ring = tlx.local_alloc((B, B), tl.float16, STAGES, reuse=spec)
+    stash = tlx.local_alloc((B, B // STAGES), tl.float16, STAGES, reuse=spec)
+    spec.set_buffer_overlap(tlx.reuse_group(ring, stash, group_type=tlx.reuse_group_type.shared))
+    offs = tl.arange(0, B)[:, None] * B + tl.arange(0, B)[None, :]
+    for s in tl.static_range(STAGES - 1):
+        tlx.async_load(x_ptr + s * B * B + offs, ring[s])
+        tlx.async_load_commit_group()
+    total = tl.zeros((B, B), tl.float32)
+    for k in range(TILES):
+        tlx.async_load_wait_group(STAGES - 2)
+        tile = tlx.local_load(ring[k % STAGES]).to(tl.float32)
+        total += tile * (k + 1)
+        nxt = k + STAGES - 1
+        tlx.async_load(x_ptr + nxt * B * B + offs, ring[nxt % STAGES], mask=nxt < TILES)
+        tlx.async_load_commit_group()
+    tlx.async_load_wait_group(0)
+    tl.store(out_ptr + offs, total)
+
+
+def test_async_loads_through_a_ring():
+    B, STAGES, TILES = 64, 4, 11
+    x = torch.randint(-4, 5, (TILES, B, B), device="cuda").half()
+    out = torch.empty(B, B, device="cuda")
+    compiled = async_ring_kernel[(1, )](x, out, TILES=TILES, B=B, STAGES=STAGES)
+    expected = sum((k + 1) * x[k].float() for k in range(TILES))
+    assert torch.equal(out, expected)
+    assert "cp.async" in compiled.asm["ptx"]
+
+
+def test_persistent_gemm_variants_are_exact_enough():
+    import os
+    import sys
+    sys.path.insert(0, os.path.join(os.path.dirname(__file__), "..", "..", "examples"))
+    from persistent_gemm import gemm_kernel
+    M = N = K = 1024
+    a = torch.randn(M, K, device="cuda", dtype=torch.float16)
+    b = torch.randn(K, N, device="cuda", dtype=torch.float16)
+    expected = (a.float() @ b.float())
+    for alias, use_async, stages in [(True, True, 4), (False, True, 2), (True, False, 4)]:
+        c = torch.empty(M, N, device="cuda", dtype=torch.float16)
+        gemm_kernel[(8, )](a, b, c, M, N, K, a.stride(0), b.stride(0), c.stride(0), BM=128, BN=256, BK=64,
+                           STAGES=stages, ALIAS=alias, NUM_SMS=8, ASYNC=use_async, num_warps=8)
+        torch.testing.assert_close(c.float(), expected, atol=0.1, rtol=0.01)

@@ -290,3 +290,52 @@ def test_python_level_objects_are_immutable():
         tlx.storage_alias_spec()
     with pytest.raises(ValueError, match="smemCluster storage is not supported"):
         tlx.storage_alias_spec(storage=tlx.storage_kind.smemCluster)
+
+
+# -- cp.async into buffers -------------------------------------------------------
+
+@triton.jit
+def async_copy_kernel(x_ptr, out_ptr, B: tl.constexpr, NUM: tl.constexpr):
+    spec = tlx.storage_alias_spec()
+    ring = tlx.local_alloc((B, B), tl.float16, NUM, reuse=spec)
+    offs = tl.arange(0, B)[:, None] * B + tl.arange(0, B)[None, :]
+    for i in tl.static_range(NUM):
+        rows = tl.arange(0, B)[:, None]
+        tlx.async_load(x_ptr + i * B * B + offs, ring[i], mask=rows < B - i)  # whole rows: stays vectorized
+        tlx.async_load_commit_group()
+    tlx.async_load_wait_group(0)
+    for i in tl.static_range(NUM):
+        tl.store(out_ptr + i * B * B + offs, tlx.local_load(ring[i]))
+
+
+def test_async_load_becomes_16_byte_cp_async():
+    src = triton.compiler.ASTSource(
+        fn=async_copy_kernel, signature={"x_ptr": "*fp16", "out_ptr": "*fp16", "B": "constexpr", "NUM": "constexpr"},
+        constexprs={"B": 64, "NUM": 2}, attrs={(0, ): [["tt.divisibility", 16]], (1, ): [["tt.divisibility", 16]]})
+    kernel = triton.compile(src, target=TARGET)
+    assert "ttg.async_copy_global_to_local" in kernel.asm["ttgir"]
+    assert "tlx." not in kernel.asm["ttgir"]
+    copies = [line for line in kernel.asm["ptx"].splitlines() if "cp.async.cg.shared.global" in line]
+    assert copies and all("0x10" in line for line in copies)
+    assert kernel.metadata.shared == 16384
+
+
+ASYNC_ERRORS = {
+    "not_pointers": (ALLOCS + "tlx.async_load(tl.zeros((64, 64), tl.float32), a[0])", "TypeError",
+                     "async_load expects a tensor of pointers"),
+    "shape": (ALLOCS + "tlx.async_load(out_ptr + tl.arange(0, 64), a[0])", "ValueError",
+              "pointer shape \\(64,\\) != buffer shape \\(64, 64\\)"),
+    "dtype": (ALLOCS + "offs = tl.arange(0, 64)[:, None] * 64 + tl.arange(0, 64)[None, :]\n"
+              "tlx.async_load(out_ptr + offs, b[0])", "ValueError",
+              "pointers to fp32 cannot fill a fp16 buffer"),
+    "wait_count": ("tlx.async_load_wait_group(-1)", "ValueError", "pendings must be a non-negative"),
+}
+
+
+@pytest.mark.parametrize("name", sorted(ASYNC_ERRORS))
+def test_async_load_validation(name):
+    body, error_type, message = ASYNC_ERRORS[name]
+    with pytest.raises(CompilationError) as info:
+        _compile_body(body)
+    assert type(info.value.__cause__).__name__ == error_type, repr(info.value.__cause__)
+    assert re.search(message, str(info.value)), str(info.value)

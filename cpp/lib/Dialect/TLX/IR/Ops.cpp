@@ -227,3 +227,18 @@ LogicalResult LocalStoreOp::verify() {
            << getDst().getType();
   return success();
 }
+
+LogicalResult AsyncLoadOp::verify() {
+  auto src = cast<RankedTensorType>(getSrc().getType());
+  std::optional<MemDescInfo> info = getMemDescInfo(getDst().getType());
+  if (!info)
+    return emitOpError("expects a !ttg.memdesc destination");
+  if (ArrayRef(info->shape) != src.getShape())
+    return emitOpError("pointer tensor ")
+           << src << " does not match the buffer " << getDst().getType();
+  if (!info->isMutable)
+    return emitOpError("cannot copy into an immutable buffer");
+  if (getMask() && cast<RankedTensorType>(getMask().getType()).getShape() != src.getShape())
+    return emitOpError("mask shape does not match the pointer tensor");
+  return success();
+}

@@ -23,6 +23,7 @@ constexpr StringLiteral kConvertLayout = "ttg.convert_layout";
 constexpr StringLiteral kUnrealizedCast = "builtin.unrealized_conversion_cast";
 constexpr StringLiteral kLocalLoad = "ttg.local_load";
 constexpr StringLiteral kLocalStore = "ttg.local_store";
+constexpr StringLiteral kAsyncCopy = "ttg.async_copy_global_to_local";
 
 bool isEncodedTensor(Type type) {
   auto tensor = dyn_cast<RankedTensorType>(type);
@@ -40,23 +41,26 @@ int64_t moduleIntAttr(ModuleOp module, StringRef name, int64_t fallback) {
   return fallback;
 }
 
-// Triton's default blocked layout: one element per thread, threads and then
-// warps spread over the fastest-varying dimensions first.
-std::string defaultBlockedLayout(ArrayRef<int64_t> shape, int64_t numWarps,
-                                 int64_t threadsPerWarp) {
+// A blocked layout over `shape`: `vector` consecutive elements per thread
+// along the fastest dimension (1 gives triton's default layout), then threads
+// and warps spread over the fastest-varying dimensions first.
+std::string blockedLayout(ArrayRef<int64_t> shape, int64_t numWarps,
+                          int64_t threadsPerWarp, int64_t vector = 1) {
   size_t rank = shape.size();
-  SmallVector<int64_t> threads(rank, 1), warps(rank, 1), order;
+  SmallVector<int64_t> threads(rank, 1), warps(rank, 1), perThread(rank, 1), order;
   for (size_t i = 0; i < rank; ++i)
     order.push_back(rank - 1 - i);
+  perThread[order.front()] = std::max<int64_t>(1, std::min(vector, shape[order.front()]));
   int64_t remainingThreads = threadsPerWarp, remainingWarps = numWarps;
   for (int64_t dim : order) {
-    int64_t t = std::min<int64_t>(remainingThreads, std::max<int64_t>(1, shape[dim]));
+    int64_t room = std::max<int64_t>(1, shape[dim] / perThread[dim]);
+    int64_t t = std::min<int64_t>(remainingThreads, room);
     threads[dim] = t;
     remainingThreads /= t;
   }
   threads[order.back()] *= remainingThreads;
   for (int64_t dim : order) {
-    int64_t room = std::max<int64_t>(1, shape[dim] / threads[dim]);
+    int64_t room = std::max<int64_t>(1, shape[dim] / (threads[dim] * perThread[dim]));
     int64_t w = std::min<int64_t>(remainingWarps, room);
     warps[dim] = w;
     remainingWarps /= w;
@@ -70,7 +74,7 @@ std::string defaultBlockedLayout(ArrayRef<int64_t> shape, int64_t numWarps,
     os << "]";
   };
   os << "#ttg.blocked<{sizePerThread = ";
-  list(SmallVector<int64_t>(rank, 1));
+  list(perThread);
   os << ", threadsPerWarp = ";
   list(threads);
   os << ", warpsPerCTA = ";
@@ -102,7 +106,7 @@ LogicalResult convertLoad(LocalLoadOp load, ModuleOp module) {
   if (!encodedType) {
     Attribute encoding = parseAttributeText(
         load.getContext(),
-        defaultBlockedLayout(tensorType.getShape(),
+        blockedLayout(tensorType.getShape(),
                              moduleIntAttr(module, "ttg.num-warps", 4),
                              moduleIntAttr(module, "ttg.threads-per-warp", 32)),
         [&] { return load.emitOpError(); });
@@ -135,21 +139,97 @@ LogicalResult convertLoad(LocalLoadOp load, ModuleOp module) {
   return success();
 }
 
-LogicalResult convertStore(LocalStoreOp store) {
-  Value value = store.getValue();
+// The encoded form of an operand the conversion left behind an unrealized
+// cast; null when there is none.
+Value encodedOperand(Value value) {
+  if (isEncodedTensor(value.getType()))
+    return value;
   Operation *cast = value.getDefiningOp();
-  if (!isEncodedTensor(value.getType())) {
-    if (!cast || !isOpNamed(cast, kUnrealizedCast) || cast->getNumOperands() != 1 ||
-        !isEncodedTensor(cast->getOperand(0).getType()))
-      return store.emitOpError("stores a tensor that has no layout after the "
-                               "TTGIR conversion");
-    value = cast->getOperand(0);
-  }
+  if (cast && isOpNamed(cast, kUnrealizedCast) && cast->getNumOperands() == 1 &&
+      isEncodedTensor(cast->getOperand(0).getType()))
+    return cast->getOperand(0);
+  return Value();
+}
+
+void eraseDeadCasts(ArrayRef<Value> operands) {
+  for (Value operand : operands)
+    if (Operation *cast = operand.getDefiningOp())
+      if (isOpNamed(cast, kUnrealizedCast) && cast->use_empty())
+        cast->erase();
+}
+
+LogicalResult convertStore(LocalStoreOp store) {
+  Value value = encodedOperand(store.getValue());
+  if (!value)
+    return store.emitOpError("stores a tensor that has no layout after the "
+                             "TTGIR conversion");
+  Value original = store.getValue();
   OpBuilder builder(store);
   createOp(builder, store.getLoc(), kLocalStore, {value, store.getDst()}, {});
   store.erase();
-  if (cast && isOpNamed(cast, kUnrealizedCast) && cast->use_empty())
-    cast->erase();
+  eraseDeadCasts(original);
+  return success();
+}
+
+LogicalResult convertAsyncLoad(AsyncLoadOp load) {
+  SmallVector<Value> originals{load.getSrc()};
+  Value src = encodedOperand(load.getSrc());
+  Value mask = load.getMask() ? encodedOperand(load.getMask()) : Value();
+  Value other = load.getOther() ? encodedOperand(load.getOther()) : Value();
+  if (!src || (load.getMask() && !mask) || (load.getOther() && !other))
+    return load.emitOpError("copies from a tensor that has no layout after the "
+                            "TTGIR conversion");
+  if (load.getMask())
+    originals.push_back(load.getMask());
+  if (load.getOther())
+    originals.push_back(load.getOther());
+  // cp.async moves 4 to 16 bytes per thread: give the pointers (and mask,
+  // other) a layout with 16 bytes per thread along the fastest dimension, as
+  // triton's coalesce pass would have given a tt.load. The lowering still
+  // vectorizes only as far as its axis analysis proves contiguity.
+  OpBuilder builder(load);
+  auto srcType = cast<RankedTensorType>(src.getType());
+  std::optional<MemDescInfo> dstInfo = getMemDescInfo(load.getDst().getType());
+  int64_t elementBytes = std::max<int64_t>(1, dstInfo->elementBits() / 8);
+  ModuleOp module = load->getParentOfType<ModuleOp>();
+  Attribute vectorized = parseAttributeText(
+      load.getContext(),
+      blockedLayout(srcType.getShape(), moduleIntAttr(module, "ttg.num-warps", 4),
+                    moduleIntAttr(module, "ttg.threads-per-warp", 32), 16 / elementBytes),
+      [&] { return load.emitOpError(); });
+  if (!vectorized)
+    return failure();
+  auto relayout = [&](Value value) -> Value {
+    if (!value)
+      return value;
+    auto type = cast<RankedTensorType>(value.getType());
+    if (type.getEncoding() == vectorized)
+      return value;
+    return createOp(builder, load.getLoc(), kConvertLayout, value,
+                    RankedTensorType::get(type.getShape(), type.getElementType(), vectorized));
+  };
+  src = relayout(src);
+  mask = relayout(mask);
+  other = relayout(other);
+  OperationState state(load.getLoc(), kAsyncCopy);
+  state.addOperands({src, load.getDst()});
+  if (mask)
+    state.addOperands(mask);
+  if (other)
+    state.addOperands(other);
+  state.addTypes(load.getType());
+  state.addAttribute("operandSegmentSizes",
+                     builder.getDenseI32ArrayAttr({1, 1, mask ? 1 : 0, other ? 1 : 0}));
+  // triton's defaults: no cache modifier, normal eviction; the lowering
+  // vectorizes from its own axis analysis of the pointers.
+  state.addAttribute("cache", builder.getI32IntegerAttr(1));
+  state.addAttribute("evict", builder.getI32IntegerAttr(1));
+  state.addAttribute("isVolatile", builder.getBoolAttr(false));
+  state.addAttribute("contiguity", builder.getI32IntegerAttr(1));
+  Operation *copy = builder.create(state);
+  load.getToken().replaceAllUsesWith(copy->getResult(0));
+  load.erase();
+  eraseDeadCasts(originals);
   return success();
 }
 
@@ -159,17 +239,23 @@ struct TLXConvertLocalMemoryPass
     ModuleOp module = getOperation();
     SmallVector<LocalLoadOp> loads;
     SmallVector<LocalStoreOp> stores;
+    SmallVector<AsyncLoadOp> copies;
     module.walk([&](Operation *op) {
       if (auto load = dyn_cast<LocalLoadOp>(op))
         loads.push_back(load);
       else if (auto store = dyn_cast<LocalStoreOp>(op))
         stores.push_back(store);
+      else if (auto copy = dyn_cast<AsyncLoadOp>(op))
+        copies.push_back(copy);
     });
     for (LocalLoadOp load : loads)
       if (failed(convertLoad(load, module)))
         return signalPassFailure();
     for (LocalStoreOp store : stores)
       if (failed(convertStore(store)))
+        return signalPassFailure();
+    for (AsyncLoadOp copy : copies)
+      if (failed(convertAsyncLoad(copy)))
         return signalPassFailure();
   }
 };

@@ -188,4 +188,28 @@ def TLX_LocalStoreOp : TLX_Op<"local_store", [MemoryEffects<[MemWrite<DefaultRes
   let hasVerifier = 1;
 }
 
+def TLX_AsyncLoadOp : TLX_Op<"async_load", [AttrSizedOperandSegments,
+    MemoryEffects<[MemRead<DefaultResource>, MemWrite<DefaultResource>]>]> {
+  let summary = "Copy a tile from global memory into one buffer, asynchronously (TTIR)";
+  let description = [{
+    What `tlx.async_load(pointers, buffer, mask, other)` emits in a
+    `@triton.jit` kernel, before tensors have layouts. After the TTIR->TTGIR
+    conversion `tlx-convert-local-memory` turns it into
+    `ttg.async_copy_global_to_local` (cp.async) of the encoded operands.
+    Completion is awaited with `ttg.async_commit_group`/`ttg.async_wait`.
+
+    ```mlir
+    %t = tlx.async_load %ptrs, %buf : tensor<64x64x!tt.ptr<f16>> -> !ttg.memdesc<64x64xf16, #shared, #smem, mutable>
+    ```
+  }];
+  let arguments = (ins AnyRankedTensor:$src, TLX_MemDesc:$dst,
+                       Optional<AnyRankedTensor>:$mask, Optional<AnyRankedTensor>:$other);
+  let results = (outs AnyType:$token);
+  let assemblyFormat = [{
+    $src `,` $dst (`mask` $mask^ `:` type($mask))? (`other` $other^ `:` type($other))?
+    attr-dict `:` type($src) `->` type($dst) `,` type($token)
+  }];
+  let hasVerifier = 1;
+}
+
 #endif // TLX_OPS_TD

@@ -59,7 +59,9 @@ def TLXConvertLocalMemory : Pass<"tlx-convert-local-memory", "mlir::ModuleOp"> {
       Triton's default blocked layout when nobody asks;
     * `tlx.local_store` becomes a `ttg.local_store` of the encoded value that
       the conversion left behind an unrealized cast (the plugin turns on the
-      conversion's `enable-source-remat` so that it does).
+      conversion's `enable-source-remat` so that it does);
+    * `tlx.async_load` becomes a `ttg.async_copy_global_to_local` of the
+      encoded pointers (and mask, other).
 
     The casts it resolves are erased; none are left for Triton's later
     passes.
