@@ -55,18 +55,26 @@ def gemm_kernel(a_ptr, b_ptr, c_ptr, M, N, K, stride_am, stride_bk, stride_cm,
         b_ptrs = b_ptr + rk[:, None] * stride_bk + (off_n + rn)[None, :]
         acc = tl.zeros((BM, BN), tl.float32)
         if ASYNC:
+            # The commit token of each group in flight, oldest first: waiting
+            # on the oldest with STAGES - 2 groups left pending lets triton's
+            # wait analysis keep the pipeline full.
+            pending = ()
             for s in tl.static_range(STAGES - 1):  # K is at least BK * (STAGES - 1)
                 tlx.async_load(a_ptrs + s * BK, a_ring[s])
                 tlx.async_load(b_ptrs + s * BK * stride_bk, b_ring[s])
-                tlx.async_load_commit_group()
+                pending = pending + (tlx.async_load_commit_group(), )
             for k in range(k_tiles):
-                tlx.async_load_wait_group(STAGES - 2)  # tile k has landed
+                tlx.async_load_wait_group(STAGES - 2, tokens=[pending[0]])  # tile k has landed
                 slot = k % STAGES
                 acc = tl.dot(tlx.local_load(a_ring[slot]), tlx.local_load(b_ring[slot]), acc)
                 nxt = k + STAGES - 1  # refills the slot tile k - 1 used
                 tlx.async_load(a_ptrs + nxt * BK, a_ring[nxt % STAGES], mask=nxt < k_tiles)
                 tlx.async_load(b_ptrs + nxt * BK * stride_bk, b_ring[nxt % STAGES], mask=nxt < k_tiles)
-                tlx.async_load_commit_group()
+                committed = tlx.async_load_commit_group()
+                if STAGES == 2:
+                    pending = (committed, )
+                else:
+                    pending = (pending[1], pending[2], committed)
             tlx.async_load_wait_group(0)
         else:
             for s in tl.static_range(STAGES - 1):
@@ -113,7 +121,7 @@ def compile_for_sm90(BM=128, BN=256, BK=64, STAGES=4, ALIAS=True, NUM_SMS=132, A
                  **{name: "constexpr" for name in constexprs}}
     aligned = {(i, ): [["tt.divisibility", 16]] for i in range(9)}  # what a launch specializes
     src = triton.compiler.ASTSource(fn=gemm_kernel, signature=signature, constexprs=constexprs, attrs=aligned)
-    return triton.compile(src, target=GPUTarget("cuda", 90, 32), options={"num_warps": 8})
+    return triton.compile(src, target=GPUTarget("cuda", 90, 32), options={"num_warps": 8, "num_stages": 1})
 
 
 if __name__ == "__main__":

@@ -80,6 +80,29 @@ def read_memory_map(path):
         return [json.loads(line) for line in f if line.strip()]
 
 
+def _patch_fence_insertion():
+    """On NVIDIA, wgmma reads tlx buffers in place: our pass goes right before
+    triton's fence insertion (the last TTGIR pass that cares)."""
+    try:
+        from triton._C.libtriton import nvidia
+    except ImportError:
+        return None
+    fence = nvidia.passes.ttnvgpuir.add_fence_insertion
+
+    def in_place_then_fence(pm, *args, **kwargs):
+        passes.plugin.tlx_dot_operands_in_place(pm)
+        fence(pm, *args, **kwargs)
+
+    nvidia.passes.ttnvgpuir.add_fence_insertion = in_place_then_fence
+    return fence
+
+
+def _restore_fence_insertion(fence):
+    if fence is not None:
+        from triton._C.libtriton import nvidia
+        nvidia.passes.ttnvgpuir.add_fence_insertion = fence
+
+
 class StagesHook:
     """The add_stages_inspection_hook: ours, then the one it replaced."""
 
@@ -122,10 +145,12 @@ class StagesHook:
                     run_passes(module, add, "tlx lowering")
 
                 passes.ttir.add_convert_to_ttgpuir = convert_and_lower_now
+                fence = _patch_fence_insertion()
                 try:
                     result = make_ttgir(module, metadata)
                 finally:
                     passes.ttir.add_convert_to_ttgpuir = convert
+                    _restore_fence_insertion(fence)
                 metadata["tlx_memory_map"] = json.dumps(read_memory_map(path))
             return result
 

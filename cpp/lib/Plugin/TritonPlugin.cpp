@@ -124,6 +124,9 @@ const PassInfo kPasses[] = {
      &registerAllTLXPasses},
     {"tlx_jit_lowering", TLX_ALIAS_VERSION, &addJitLowering,
      &registerAllTLXPasses},
+    {"tlx_dot_operands_in_place", TLX_ALIAS_VERSION,
+     &addPassWithOptions<mlir::triton::tlx::createTLXDotOperandsInPlace>,
+     &registerAllTLXPasses},
 };
 
 const DialectInfo kDialects[] = {

@@ -68,6 +68,21 @@ def TLXConvertLocalMemory : Pass<"tlx-convert-local-memory", "mlir::ModuleOp"> {
   }];
 }
 
+def TLXDotOperandsInPlace : Pass<"tlx-dot-operands-in-place", "mlir::ModuleOp"> {
+  let summary = "Let wgmma read a tlx buffer instead of a copy of it";
+  let description = [{
+    `tl.dot(tlx.local_load(a), tlx.local_load(b))` makes triton load `b` to
+    registers and store it again into an NVMMA buffer of its own
+    (`ttg.local_alloc(ttg.local_load(%view))`) for `ttng.warp_group_dot`.
+    When `%view` already has that buffer's shape, element type, layout and
+    memory space, and nothing may write shared memory between the load and
+    the dot, the dot reads `%view` directly: no copy, no extra shared
+    memory. A `ttng.fence_async_shared` stays in front of each such dot (the
+    view's writers use the generic proxy, wgmma the async one). Runs right
+    before triton's own fence insertion.
+  }];
+}
+
 def TLXLower : Pass<"tlx-lower", "mlir::ModuleOp"> {
   let summary = "The whole TLX storage-alias lowering as one pass";
   let description = [{
