@@ -10,7 +10,6 @@ triton's full compile (CPU, sm_90) of a real matmul kernel.
 import argparse
 import os
 import sys
-import tempfile
 import time
 
 import tlx_alias
@@ -18,7 +17,7 @@ from tlx_alias import _pipeline
 
 import triton
 import triton.language as tl
-from triton._C.libtriton import ir, passes
+from triton._C.libtriton import passes
 from triton.backends.compiler import GPUTarget
 
 sys.path.insert(0, os.path.join(os.path.dirname(__file__), "..", "test", "python"))
@@ -54,12 +53,7 @@ def generate(num_allocs):
 def time_pass(text, add, repeat=3):
     best = float("inf")
     for _ in range(repeat):
-        with tempfile.NamedTemporaryFile("w", suffix=".mlir", delete=False) as f:
-            f.write(text)
-        context = ir.context()
-        ir.load_dialects(context)
-        module = ir.parse_mlir_module(f.name, context)
-        os.unlink(f.name)
+        module, context = _pipeline.parse_module(text)
         start = time.perf_counter()
         _pipeline.run_passes(module, add, context=context)
         best = min(best, time.perf_counter() - start)

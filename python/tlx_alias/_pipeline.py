@@ -43,6 +43,19 @@ def has_tlx_ops(module):
     return bool(found)
 
 
+def parse_module(text):
+    """Parses MLIR text into an ir.module (with every triton dialect and tlx
+    loaded); returns (module, context)."""
+    context = ir.context()
+    ir.load_dialects(context)
+    with tempfile.NamedTemporaryFile("w", suffix=".mlir", delete=False) as f:
+        f.write(text)
+    try:
+        return ir.parse_mlir_module(f.name, context), context
+    finally:
+        os.unlink(f.name)
+
+
 def run_passes(module, add_passes, name="tlx", context=None):
     """Runs passes on an ir.module; errors carry the compiler's diagnostics.
 

@@ -7,13 +7,12 @@ import os
 import re
 import tempfile
 
-import pytest
 from hypothesis import HealthCheck, event, given, settings
 from hypothesis import strategies as st
 
 import tlx_alias  # noqa: F401
 from tlx_alias import _pipeline
-from triton._C.libtriton import ir, passes
+from triton._C.libtriton import passes
 from ttgir_builder import DTYPE_BITS, Leaf, build_module, ideal_size, leaves_of, nvmma
 
 EXAMPLES = int(os.environ.get("TLX_PROPERTY_EXAMPLES", "500"))
@@ -62,12 +61,7 @@ def trees(draw):
 
 
 def lower(text, memory_map):
-    with tempfile.NamedTemporaryFile("w", suffix=".mlir", delete=False) as f:
-        f.write(text)
-    context = ir.context()
-    ir.load_dialects(context)
-    module = ir.parse_mlir_module(f.name, context)
-    os.unlink(f.name)
+    module, context = _pipeline.parse_module(text)
     _pipeline.run_passes(
         module, lambda pm: passes.plugin.tlx_storage_alias_lowering(pm, [f"memory-map={memory_map}"]),
         context=context)

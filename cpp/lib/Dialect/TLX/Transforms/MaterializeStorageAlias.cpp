@@ -13,8 +13,6 @@
 namespace mlir::triton::tlx {
 
 static constexpr int64_t kTmemColumns = 512;
-static constexpr StringLiteral kBytesEncoding =
-    "#ttg.swizzled_shared<{vec = 1, perPhase = 1, maxPhase = 1, order = [0]}>";
 
 static Operation *createStorage(OpBuilder &builder, const SpecPlan &plan) {
   StorageAliasSpecOp spec = plan.spec;

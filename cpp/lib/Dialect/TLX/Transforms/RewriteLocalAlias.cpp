@@ -23,8 +23,6 @@ namespace mlir::triton::tlx {
 
 namespace {
 
-static constexpr StringLiteral kBytesEncoding =
-    "#ttg.swizzled_shared<{vec = 1, perPhase = 1, maxPhase = 1, order = [0]}>";
 
 int64_t totalBytes(const MemDescInfo &info) {
   int64_t elements = 1;

@@ -53,7 +53,8 @@ static InFlightDiagnostic emitTooSmall(StorageAliasSpecOp spec, int64_t size,
 
 // Collects the allocations and overlap definitions of one spec; anything
 // else using the spec is an error.
-static LogicalResult collectUsers(SpecPlan &plan) {
+static LogicalResult collectUsers(SpecPlan &plan,
+                                  const DenseMap<Operation *, unsigned> &order) {
   for (Operation *user : plan.spec->getUsers()) {
     if (auto alloc = dyn_cast<StorageAliasLocalAllocOp>(user)) {
       std::optional<MemDescInfo> info = getMemDescInfo(alloc.getType());
@@ -70,8 +71,6 @@ static LogicalResult collectUsers(SpecPlan &plan) {
   }
   // Use lists are newest-first: restore program order, in which the first
   // overlap definition is the one, and any later one a duplicate.
-  DenseMap<Operation *, unsigned> order;
-  plan.spec->getParentRegion()->walk([&](Operation *op) { order[op] = order.size(); });
   llvm::sort(plan.allocs, [&](const AllocInfo &a, const AllocInfo &b) {
     return order.lookup(a.op) < order.lookup(b.op);
   });
@@ -139,12 +138,17 @@ static LogicalResult sizeWithOverlap(SpecPlan &plan) {
 LogicalResult computeStorageAliasSizes(ModuleOp module,
                                        std::vector<SpecPlan> &plans) {
   SmallVector<StorageAliasSpecOp> specs;
-  module.walk([&](StorageAliasSpecOp spec) { specs.push_back(spec); });
+  DenseMap<Operation *, unsigned> order; // program order, for sorting users
+  module.walk([&](Operation *op) {
+    order[op] = order.size();
+    if (auto spec = dyn_cast<StorageAliasSpecOp>(op))
+      specs.push_back(spec);
+  });
   for (StorageAliasSpecOp spec : specs) {
     SpecPlan plan;
     plan.spec = spec;
     plan.storage = spec.getStorage();
-    if (failed(collectUsers(plan)))
+    if (failed(collectUsers(plan, order)))
       return failure();
     if (plan.allocs.empty()) {
       spec.emitWarning("storage_alias_spec has no tlx.storage_alias_local_alloc "

@@ -15,6 +15,7 @@
 //    reinterpreted view addresses exactly the same bytes.
 
 #include "tlx_alias/Dialect/TLX/Transforms/StorageAliasLowering.h"
+#include "tlx_alias/Dialect/TLX/Transforms/TritonOps.h"
 
 #include "llvm/Support/MathExtras.h"
 
@@ -88,10 +89,7 @@ FailureOr<ViewLayout> getViewLayout(Type originalType, BufferPlacement placement
   slotView.shape = {lastStart / slot + 1, slot};
   slotView.allocShape.clear();
   slotView.elementType = IntegerType::get(context, 8);
-  slotView.encoding = parseAttributeText(
-      context,
-      "#ttg.swizzled_shared<{vec = 1, perPhase = 1, maxPhase = 1, order = [0]}>",
-      emitError);
+  slotView.encoding = parseAttributeText(context, kBytesEncoding, emitError);
   if (!slotView.encoding)
     return failure();
   // Rank-1 encoding for the [M x u] view: Triton accepts one dimension less

@@ -18,6 +18,10 @@ inline constexpr StringLiteral kWarpSpecializePartitions =
     "ttg.warp_specialize.partitions";
 } // namespace ttg_names
 
+/// The layout of plain byte storage (`N x i8`, and slot views over it).
+inline constexpr StringLiteral kBytesEncoding =
+    "#ttg.swizzled_shared<{vec = 1, perPhase = 1, maxPhase = 1, order = [0]}>";
+
 inline bool isOpNamed(Operation *op, StringRef name) {
   return op && op->getName().getStringRef() == name;
 }
