@@ -77,7 +77,8 @@ def test_other_triton_version_is_refused_with_one_line(tmp_path):
 
 def test_version_error_is_one_line_on_stderr(tmp_path):
     site = _fake_triton(tmp_path, "3.8.0")
-    proc = run_python("import tlx_alias", {"PYTHONPATH": site}, check=False)
+    proc = run_python("import tlx_alias", {"PYTHONPATH": site + os.pathsep + os.environ.get("PYTHONPATH", "")},
+                      check=False)
     assert proc.returncode == 1
     assert "Segmentation" not in proc.stderr
     assert proc.stderr.strip().splitlines()[-1].startswith(
