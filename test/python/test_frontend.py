@@ -249,6 +249,15 @@ VALIDATION = {
                          "reuse must be a buffered_tensor or storage_alias_spec, got int"),
     "index_out_of_range": (ALLOCS + "tlx.local_load(a[2])", "ValueError", "buffer index 2 out of range for 2"),
     "load_whole_allocation": (ALLOCS + "tlx.local_load(a)", "ValueError", "local_load needs one buffer"),
+    # Triton's own verifiers, reached through tlx_alias._C: their diagnostic is the message.
+    "ir_rejects_tmem_with_shared_layout": (
+        "spec = tlx.storage_alias_spec(storage=tlx.storage_kind.tmem)\n"
+        "tlx.local_alloc((128, 64), tl.float32, 2, tlx.storage_kind.tmem, reuse=spec, "
+        "layout=tlx.swizzled_shared_layout())", "ValueError",
+        "memorySpace must be SharedMemorySpace for shared encoding"),
+    "ir_rejects_bad_swizzle": (
+        "tlx.local_alloc((64, 64), tl.float32, 2, layout=tlx.nv_mma_shared_layout(96))", "ValueError",
+        "swizzlingByteWidth must be 0, 32, 64, or 128"),
 }
 
 
