@@ -1,9 +1,22 @@
 """Memory layouts of local buffers, as Triton encodings (MLIR attribute text)."""
 import dataclasses
 
+from triton.language.core import _unwrap_if_constexpr
+
+
+class _layout:
+    """Layout arguments may arrive as tl.constexpr when built in a kernel."""
+
+    def __post_init__(self):
+        for field in dataclasses.fields(self):
+            value = _unwrap_if_constexpr(getattr(self, field.name))
+            if isinstance(value, (list, tuple)):
+                value = tuple(_unwrap_if_constexpr(v) for v in value)
+            object.__setattr__(self, field.name, value)
+
 
 @dataclasses.dataclass(frozen=True)
-class swizzled_shared_layout:
+class swizzled_shared_layout(_layout):
     """#ttg.swizzled_shared: software swizzling (vec, per_phase, max_phase)."""
     vec: int = 1
     per_phase: int = 1
@@ -17,7 +30,7 @@ class swizzled_shared_layout:
 
 
 @dataclasses.dataclass(frozen=True)
-class nv_mma_shared_layout:
+class nv_mma_shared_layout(_layout):
     """#ttg.nvmma_shared: the hardware-swizzled layout wgmma/tcgen05 and TMA read."""
     swizzle_byte_width: int = 128
     transposed: bool = False
@@ -28,7 +41,7 @@ class nv_mma_shared_layout:
 
 
 @dataclasses.dataclass(frozen=True)
-class tensor_memory_layout:
+class tensor_memory_layout(_layout):
     """#ttng.tensor_memory_encoding for tensor-memory buffers."""
     block_m: int = None
     block_n: int = None
@@ -43,7 +56,7 @@ class tensor_memory_layout:
 
 
 @dataclasses.dataclass(frozen=True)
-class encoding:
+class encoding(_layout):
     """Any Triton encoding, spelled out (e.g. '#ttg.swizzled_shared<{...}>')."""
     text: str
 
