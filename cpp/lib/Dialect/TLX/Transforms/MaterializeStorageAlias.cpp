@@ -16,21 +16,10 @@ static constexpr int64_t kTmemColumns = 512;
 
 static Operation *createStorage(OpBuilder &builder, const SpecPlan &plan) {
   StorageAliasSpecOp spec = plan.spec;
-  MLIRContext *context = spec.getContext();
   auto emitError = [&] { return spec.emitOpError(); };
-  MemDescInfo storage;
-  storage.isMutable = true;
-  if (plan.storage == StorageKind::smem) {
-    storage.shape = {plan.sizeBytes};
-    storage.elementType = IntegerType::get(context, 8);
-    storage.encoding = parseAttributeText(context, kBytesEncoding, emitError);
-    storage.memorySpace = parseAttributeText(context, "#ttg.shared_memory", emitError);
-    if (!storage.encoding || !storage.memorySpace)
-      return nullptr;
-    Type type = buildMemDesc(context, storage, emitError);
-    return type ? createLocalAlloc(builder, spec.getLoc(), type, plan.alignment)
-                : nullptr;
-  }
+  if (plan.storage == StorageKind::smem)
+    return createSharedStorage(builder, spec.getLoc(), plan.sizeBytes,
+                               plan.alignment, emitError);
   int64_t columns = llvm::divideCeil(plan.sizeBytes, kTmemBytesPerColumn);
   if (columns > kTmemColumns) {
     spec.emitOpError("storage_alias_spec needs ")
@@ -38,20 +27,7 @@ static Operation *createStorage(OpBuilder &builder, const SpecPlan &plan) {
         << " bytes); tensor memory has " << kTmemColumns;
     return nullptr;
   }
-  columns = roundTmemColumns(columns);
-  storage.shape = {128, columns};
-  storage.elementType = Float32Type::get(context);
-  storage.encoding = parseAttributeText(
-      context,
-      ("#ttng.tensor_memory_encoding<blockM = 128, blockN = " +
-       Twine(columns) + ", colStride = 1>")
-          .str(),
-      emitError);
-  storage.memorySpace = parseAttributeText(context, "#ttng.tensor_memory", emitError);
-  if (!storage.encoding || !storage.memorySpace)
-    return nullptr;
-  Type type = buildMemDesc(context, storage, emitError);
-  return type ? createTmemAlloc(builder, spec.getLoc(), type) : nullptr;
+  return createTensorStorage(builder, spec.getLoc(), columns, emitError);
 }
 
 static std::string jsonString(StringRef text) {

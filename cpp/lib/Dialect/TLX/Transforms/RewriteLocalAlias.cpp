@@ -44,7 +44,6 @@ struct RootViews {
 LogicalResult rewriteRoot(RootViews &group) {
   Operation *root = group.root;
   Value rootValue = root->getResult(0);
-  MLIRContext *context = root->getContext();
   MemDescInfo rootInfo = *getMemDescInfo(rootValue.getType());
   bool isShared = isOpNamed(root, ttg_names::kLocalAlloc);
   auto emitError = [&] { return root->emitOpError(); };
@@ -66,36 +65,11 @@ LogicalResult rewriteRoot(RootViews &group) {
                        : tmemColumns(rootInfo) >= columns;
   if (!fits) {
     OpBuilder builder(root);
-    MemDescInfo baseInfo = rootInfo;
-    baseInfo.allocShape.clear();
-    Operation *newBase;
-    if (isShared) {
-      baseInfo.shape = {bytes};
-      baseInfo.elementType = IntegerType::get(context, 8);
-      baseInfo.encoding = parseAttributeText(context, kBytesEncoding, emitError);
-      if (!baseInfo.encoding)
-        return failure();
-      Type type = buildMemDesc(context, baseInfo, emitError);
-      if (!type)
-        return failure();
-      newBase = createLocalAlloc(builder, root->getLoc(), type, alignment);
-    } else {
-      columns = roundTmemColumns(columns);
-      baseInfo.shape = {128, columns};
-      baseInfo.elementType = Float32Type::get(context);
-      baseInfo.encoding = parseAttributeText(
-          context,
-          ("#ttng.tensor_memory_encoding<blockM = 128, blockN = " + Twine(columns) +
-           ", colStride = 1>")
-              .str(),
-          emitError);
-      if (!baseInfo.encoding)
-        return failure();
-      Type type = buildMemDesc(context, baseInfo, emitError);
-      if (!type)
-        return failure();
-      newBase = createTmemAlloc(builder, root->getLoc(), type);
-    }
+    Operation *newBase =
+        isShared ? createSharedStorage(builder, root->getLoc(), bytes, alignment, emitError)
+                 : createTensorStorage(builder, root->getLoc(), columns, emitError);
+    if (!newBase)
+      return failure();
     base = newBase->getResult(0);
     Value asRoot =
         createMemDescReinterpret(builder, root->getLoc(), base, rootValue.getType());

@@ -67,6 +67,43 @@ SmallVector<BlockArgument> getWarpSpecializeCaptureArgs(Operation *partitions,
   return args;
 }
 
+Operation *createSharedStorage(OpBuilder &builder, Location loc, int64_t bytes,
+                               int64_t alignment,
+                               function_ref<InFlightDiagnostic()> emitError) {
+  MLIRContext *context = builder.getContext();
+  MemDescInfo storage;
+  storage.isMutable = true;
+  storage.shape = {bytes};
+  storage.elementType = IntegerType::get(context, 8);
+  storage.encoding = parseAttributeText(context, kBytesEncoding, emitError);
+  storage.memorySpace = parseAttributeText(context, "#ttg.shared_memory", emitError);
+  if (!storage.encoding || !storage.memorySpace)
+    return nullptr;
+  Type type = buildMemDesc(context, storage, emitError);
+  return type ? createLocalAlloc(builder, loc, type, alignment) : nullptr;
+}
+
+Operation *createTensorStorage(OpBuilder &builder, Location loc, int64_t columns,
+                               function_ref<InFlightDiagnostic()> emitError) {
+  MLIRContext *context = builder.getContext();
+  columns = roundTmemColumns(columns);
+  MemDescInfo storage;
+  storage.isMutable = true;
+  storage.shape = {128, columns};
+  storage.elementType = Float32Type::get(context);
+  storage.encoding = parseAttributeText(
+      context,
+      ("#ttng.tensor_memory_encoding<blockM = 128, blockN = " + Twine(columns) +
+       ", colStride = 1>")
+          .str(),
+      emitError);
+  storage.memorySpace = parseAttributeText(context, "#ttng.tensor_memory", emitError);
+  if (!storage.encoding || !storage.memorySpace)
+    return nullptr;
+  Type type = buildMemDesc(context, storage, emitError);
+  return type ? createTmemAlloc(builder, loc, type) : nullptr;
+}
+
 int64_t roundTmemColumns(int64_t columns) {
   return std::max<int64_t>(32, llvm::PowerOf2Ceil(columns));
 }

@@ -48,6 +48,17 @@ int64_t getLocalAllocAlignment(Operation *localAlloc);
 SmallVector<BlockArgument> getWarpSpecializeCaptureArgs(Operation *partitions,
                                                         unsigned operandIndex);
 
+/// `ttg.local_alloc {alignment} : () -> !ttg.memdesc<bytes x i8>`: plain
+/// shared-memory storage for views. Null after reporting on failure.
+Operation *createSharedStorage(OpBuilder &builder, Location loc, int64_t bytes,
+                               int64_t alignment,
+                               function_ref<InFlightDiagnostic()> emitError);
+
+/// `ttng.tmem_alloc : () -> !ttg.memdesc<128 x C x f32>` with C the columns
+/// rounded up to what TMEM allocates. Null after reporting on failure.
+Operation *createTensorStorage(OpBuilder &builder, Location loc, int64_t columns,
+                               function_ref<InFlightDiagnostic()> emitError);
+
 /// The smallest TMEM allocation of at least `columns` columns: a power of
 /// two, at least 32 (what tcgen05.alloc hands out).
 int64_t roundTmemColumns(int64_t columns);
