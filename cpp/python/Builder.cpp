@@ -103,13 +103,6 @@ void createOp(py::handle pyBuilder, const std::string &name,
   }
 }
 
-std::string typeText(py::handle value) {
-  std::string text;
-  llvm::raw_string_ostream os(text);
-  unwrapValue(value).getType().print(os);
-  return text;
-}
-
 } // namespace
 
 PYBIND11_MODULE(_C, m) {
@@ -120,6 +113,4 @@ PYBIND11_MODULE(_C, m) {
         "Creates and verifies op `name` at the builder's insertion point and "
         "location; overwrites each placeholder in `results` with a result. "
         "Raises ValueError with the verifier's diagnostics.");
-  m.def("type_text", &typeText, py::arg("value"),
-        "The printed type of an ir.value.");
 }

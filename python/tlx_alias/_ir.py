@@ -13,7 +13,3 @@ def create_op(builder, name, operands=(), result_types=(), attributes=None):
     results = [builder.get_int32(0) for _ in result_types]
     _C.create_op(builder, name, list(operands), list(result_types), dict(attributes or {}), results)
     return results
-
-
-def type_text(value):
-    return _C.type_text(value)
