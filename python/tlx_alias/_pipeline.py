@@ -11,7 +11,9 @@ import functools
 import hashlib
 import json
 import os
+import sys
 import tempfile
+import threading
 import warnings
 
 from triton import knobs
@@ -79,6 +81,38 @@ def lower_module(module, memory_map=None):
 
 
 @contextlib.contextmanager
+def stderr_errors_in_exception(name):
+    """Triton's own stages print diagnostics on stderr (fd 2) and raise only
+    "PassManager::run failed": copy what fd 2 receives meanwhile and put the
+    error lines into the exception (the text is still shown on stderr)."""
+    sys.stderr.flush()
+    saved = os.dup(2)
+    captured = tempfile.TemporaryFile()
+    os.dup2(captured.fileno(), 2)
+
+    def release():
+        os.dup2(saved, 2)
+        captured.seek(0)
+        text = captured.read().decode(errors="replace")
+        if text:
+            os.write(2, text.encode())
+        return text
+
+    try:
+        yield
+    except RuntimeError as error:
+        errors = [line for line in release().splitlines() if ": error:" in line]
+        if errors:
+            raise RuntimeError(f"{name} failed:\n" + "\n".join(errors)) from error
+        raise
+    else:
+        release()
+    finally:
+        os.close(saved)
+        captured.close()
+
+
+@contextlib.contextmanager
 def memory_map_file():
     fd, path = tempfile.mkstemp(prefix="tlx_memory_map_", suffix=".jsonl")
     os.close(fd)
@@ -119,6 +153,10 @@ def _restore_fence_insertion(fence):
 class StagesHook:
     """The add_stages_inspection_hook: ours, then the one it replaced."""
 
+    # Our ttgir stage patches triton's pass-adding functions while it runs:
+    # one tlx kernel at a time in this process.
+    _patching = threading.Lock()
+
     def __init__(self, previous):
         self.previous = previous
 
@@ -157,13 +195,15 @@ class StagesHook:
 
                     run_passes(module, add, "tlx lowering")
 
-                passes.ttir.add_convert_to_ttgpuir = convert_and_lower_now
-                fence = _patch_fence_insertion()
-                try:
-                    result = make_ttgir(module, metadata)
-                finally:
-                    passes.ttir.add_convert_to_ttgpuir = convert
-                    _restore_fence_insertion(fence)
+                with self._patching:
+                    passes.ttir.add_convert_to_ttgpuir = convert_and_lower_now
+                    fence = _patch_fence_insertion()
+                    try:
+                        with stderr_errors_in_exception("make_ttgir"):
+                            result = make_ttgir(module, metadata)
+                    finally:
+                        passes.ttir.add_convert_to_ttgpuir = convert
+                        _restore_fence_insertion(fence)
                 metadata["tlx_memory_map"] = json.dumps(read_memory_map(path))
             return result
 
@@ -179,7 +219,10 @@ class StagesHook:
                 with memory_map_file() as path:
                     lower_module(module, path)
                     metadata["tlx_memory_map"] = json.dumps(read_memory_map(path))
-            return make_llir(module, metadata)
+            if "tlx_memory_map" not in metadata:
+                return make_llir(module, metadata)
+            with stderr_errors_in_exception("make_llir"):
+                return make_llir(module, metadata)
 
         stages["llir"] = llir
 

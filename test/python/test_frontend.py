@@ -348,3 +348,17 @@ def test_async_load_validation(name):
         _compile_body(body)
     assert type(info.value.__cause__).__name__ == error_type, repr(info.value.__cause__)
     assert re.search(message, str(info.value)), str(info.value)
+
+
+def test_errors_of_triton_stages_reach_the_exception():
+    # A mask that varies inside a 16-byte vector leaves cp.async 2-byte
+    # transfers, which triton's LLVM lowering refuses (on stderr only).
+    body = ("spec = tlx.storage_alias_spec()\n"
+            "a = tlx.local_alloc((64, 64), tl.float16, 2, reuse=spec)\n"
+            "offs = tl.arange(0, 64)[:, None] * 64 + tl.arange(0, 64)[None, :]\n"
+            "tlx.async_load(out_ptr + offs, a[0], mask=offs % 3 == 0)\n"
+            "tlx.async_load_commit_group()\n"
+            "tlx.async_load_wait_group(0)")
+    with pytest.raises(RuntimeError, match=r"make_llir failed:\n.*:5:\d+: error: cp.async does not support "
+                                           r"transfers smaller than 4 bytes"):
+        _compile_body(body.replace("out_ptr +", "out_ptr.to(tl.pointer_type(tl.float16)) +"))
