@@ -19,11 +19,7 @@ namespace mlir::triton::tlx {
 
 namespace {
 
-constexpr StringLiteral kConvertLayout = "ttg.convert_layout";
-constexpr StringLiteral kUnrealizedCast = "builtin.unrealized_conversion_cast";
-constexpr StringLiteral kLocalLoad = "ttg.local_load";
-constexpr StringLiteral kLocalStore = "ttg.local_store";
-constexpr StringLiteral kAsyncCopy = "ttg.async_copy_global_to_local";
+using namespace ttg_names;
 
 bool isEncodedTensor(Type type) {
   auto tensor = dyn_cast<RankedTensorType>(type);
@@ -85,13 +81,9 @@ std::string blockedLayout(ArrayRef<int64_t> shape, int64_t numWarps,
   return text;
 }
 
-Value createOp(OpBuilder &builder, Location loc, StringRef name,
-               ValueRange operands, TypeRange types) {
-  OperationState state(loc, name);
-  state.addOperands(operands);
-  state.addTypes(types);
-  Operation *op = builder.create(state);
-  return op->getNumResults() ? op->getResult(0) : Value();
+Value createValue(OpBuilder &builder, Location loc, StringRef name,
+                  ValueRange operands, Type type) {
+  return createOp(builder, loc, name, operands, type)->getResult(0);
 }
 
 LogicalResult convertLoad(LocalLoadOp load, ModuleOp module) {
@@ -116,7 +108,7 @@ LogicalResult convertLoad(LocalLoadOp load, ModuleOp module) {
                                         tensorType.getElementType(), encoding);
   }
   OpBuilder builder(load);
-  Value loaded = createOp(builder, load.getLoc(), kLocalLoad, load.getSrc(), encodedType);
+  Value loaded = createValue(builder, load.getLoc(), kLocalLoad, load.getSrc(), encodedType);
   for (OpOperand &use : llvm::make_early_inc_range(load->getUses())) {
     Operation *user = use.getOwner();
     if (isLayoutBridge(user) && user->getResult(0).getType() == encodedType) {
@@ -124,8 +116,8 @@ LogicalResult convertLoad(LocalLoadOp load, ModuleOp module) {
       user->erase();
     } else if (isLayoutBridge(user) && isEncodedTensor(user->getResult(0).getType())) {
       OpBuilder at(user);
-      Value converted = createOp(at, user->getLoc(), kConvertLayout, loaded,
-                                 user->getResult(0).getType());
+      Value converted = createValue(at, user->getLoc(), kConvertLayout, loaded,
+                                    user->getResult(0).getType());
       user->getResult(0).replaceAllUsesWith(converted);
       user->erase();
     } else if (isa<LocalStoreOp>(user)) {
@@ -205,28 +197,27 @@ LogicalResult convertAsyncLoad(AsyncLoadOp load) {
     auto type = cast<RankedTensorType>(value.getType());
     if (type.getEncoding() == vectorized)
       return value;
-    return createOp(builder, load.getLoc(), kConvertLayout, value,
-                    RankedTensorType::get(type.getShape(), type.getElementType(), vectorized));
+    return createValue(builder, load.getLoc(), kConvertLayout, value,
+                       RankedTensorType::get(type.getShape(), type.getElementType(), vectorized));
   };
   src = relayout(src);
   mask = relayout(mask);
   other = relayout(other);
-  OperationState state(load.getLoc(), kAsyncCopy);
-  state.addOperands({src, load.getDst()});
+  SmallVector<Value> operands{src, load.getDst()};
   if (mask)
-    state.addOperands(mask);
+    operands.push_back(mask);
   if (other)
-    state.addOperands(other);
-  state.addTypes(load.getType());
-  state.addAttribute("operandSegmentSizes",
-                     builder.getDenseI32ArrayAttr({1, 1, mask ? 1 : 0, other ? 1 : 0}));
+    operands.push_back(other);
   // triton's defaults: no cache modifier, normal eviction; the lowering
   // vectorizes from its own axis analysis of the pointers.
-  state.addAttribute("cache", builder.getI32IntegerAttr(1));
-  state.addAttribute("evict", builder.getI32IntegerAttr(1));
-  state.addAttribute("isVolatile", builder.getBoolAttr(false));
-  state.addAttribute("contiguity", builder.getI32IntegerAttr(1));
-  Operation *copy = builder.create(state);
+  Operation *copy = createOp(
+      builder, load.getLoc(), kAsyncCopy, operands, load.getType(),
+      {builder.getNamedAttr("operandSegmentSizes",
+                            builder.getDenseI32ArrayAttr({1, 1, mask ? 1 : 0, other ? 1 : 0})),
+       builder.getNamedAttr("cache", builder.getI32IntegerAttr(1)),
+       builder.getNamedAttr("evict", builder.getI32IntegerAttr(1)),
+       builder.getNamedAttr("isVolatile", builder.getBoolAttr(false)),
+       builder.getNamedAttr("contiguity", builder.getI32IntegerAttr(1))});
   load.getToken().replaceAllUsesWith(copy->getResult(0));
   load.erase();
   eraseDeadCasts(originals);

@@ -14,10 +14,7 @@ namespace mlir::triton::tlx {
 
 namespace {
 
-constexpr StringLiteral kLocalLoad = "ttg.local_load";
-constexpr StringLiteral kWarpGroupDot = "ttng.warp_group_dot";
-constexpr StringLiteral kWarpGroupDotWait = "ttng.warp_group_dot_wait";
-constexpr StringLiteral kFenceAsyncShared = "ttng.fence_async_shared";
+using namespace ttg_names;
 
 // Same bytes, same layout: the copy would reproduce the view exactly.
 bool sameBuffer(Type view, Type copy) {
@@ -81,9 +78,8 @@ struct TLXDotOperandsInPlacePass
         if (!isOpNamed(user, kWarpGroupDot) || (previous && isOpNamed(previous, kFenceAsyncShared)))
           continue;
         OpBuilder builder(user);
-        OperationState fence(user->getLoc(), kFenceAsyncShared);
-        fence.addAttribute("bCluster", builder.getBoolAttr(false));
-        builder.create(fence);
+        createOp(builder, user->getLoc(), kFenceAsyncShared, {}, {},
+                 builder.getNamedAttr("bCluster", builder.getBoolAttr(false)));
       }
       copy->getResult(0).replaceAllUsesWith(view);
       // warp_group_dot_wait passes its operands through: keep types equal.

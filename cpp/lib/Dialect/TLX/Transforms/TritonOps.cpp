@@ -6,26 +6,29 @@
 
 namespace mlir::triton::tlx {
 
-Operation *createLocalAlloc(OpBuilder &builder, Location loc, Type type,
-                            int64_t alignment) {
-  OperationState state(loc, ttg_names::kLocalAlloc);
-  state.addTypes(type);
-  state.addAttribute("alignment", builder.getI32IntegerAttr(alignment));
+Operation *createOp(OpBuilder &builder, Location loc, StringRef name,
+                    ValueRange operands, TypeRange types,
+                    ArrayRef<NamedAttribute> attributes) {
+  OperationState state(loc, name);
+  state.addOperands(operands);
+  state.addTypes(types);
+  state.addAttributes(attributes);
   return builder.create(state);
 }
 
+Operation *createLocalAlloc(OpBuilder &builder, Location loc, Type type,
+                            int64_t alignment) {
+  return createOp(builder, loc, ttg_names::kLocalAlloc, {}, type,
+                  builder.getNamedAttr("alignment", builder.getI32IntegerAttr(alignment)));
+}
+
 Operation *createTmemAlloc(OpBuilder &builder, Location loc, Type type) {
-  OperationState state(loc, ttg_names::kTmemAlloc);
-  state.addTypes(type);
-  return builder.create(state);
+  return createOp(builder, loc, ttg_names::kTmemAlloc, {}, type);
 }
 
 Value createMemDescReinterpret(OpBuilder &builder, Location loc, Value src,
                                Type type) {
-  OperationState state(loc, ttg_names::kMemDescReinterpret);
-  state.addOperands(src);
-  state.addTypes(type);
-  return builder.create(state)->getResult(0);
+  return createOp(builder, loc, ttg_names::kMemDescReinterpret, src, type)->getResult(0);
 }
 
 int64_t getSharedEncodingAlignment(Attribute encoding) {

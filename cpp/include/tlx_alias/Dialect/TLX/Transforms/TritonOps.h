@@ -13,6 +13,14 @@ inline constexpr StringLiteral kLocalAlloc = "ttg.local_alloc";
 inline constexpr StringLiteral kTmemAlloc = "ttng.tmem_alloc";
 inline constexpr StringLiteral kMemDescIndex = "ttg.memdesc_index";
 inline constexpr StringLiteral kMemDescReinterpret = "ttg.memdesc_reinterpret";
+inline constexpr StringLiteral kLocalLoad = "ttg.local_load";
+inline constexpr StringLiteral kLocalStore = "ttg.local_store";
+inline constexpr StringLiteral kConvertLayout = "ttg.convert_layout";
+inline constexpr StringLiteral kAsyncCopy = "ttg.async_copy_global_to_local";
+inline constexpr StringLiteral kWarpGroupDot = "ttng.warp_group_dot";
+inline constexpr StringLiteral kWarpGroupDotWait = "ttng.warp_group_dot_wait";
+inline constexpr StringLiteral kFenceAsyncShared = "ttng.fence_async_shared";
+inline constexpr StringLiteral kUnrealizedCast = "builtin.unrealized_conversion_cast";
 inline constexpr StringLiteral kWarpSpecialize = "ttg.warp_specialize";
 inline constexpr StringLiteral kWarpSpecializePartitions =
     "ttg.warp_specialize.partitions";
@@ -25,6 +33,12 @@ inline constexpr StringLiteral kBytesEncoding =
 inline bool isOpNamed(Operation *op, StringRef name) {
   return op && op->getName().getStringRef() == name;
 }
+
+/// Creates op `name` (by name: no Triton headers) at the builder's insertion
+/// point; inherent attributes become the op's properties.
+Operation *createOp(OpBuilder &builder, Location loc, StringRef name,
+                    ValueRange operands, TypeRange types,
+                    ArrayRef<NamedAttribute> attributes = {});
 
 /// `ttg.local_alloc {alignment} : () -> type` (no initial value).
 Operation *createLocalAlloc(OpBuilder &builder, Location loc, Type type,
