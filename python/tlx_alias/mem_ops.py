@@ -110,6 +110,12 @@ def _single_buffer(view, what):
     return view
 
 
+def _check_shape(what, tensor, view):
+    shape = tuple(tl_core._unwrap_if_constexpr(d) for d in tensor.shape)
+    if shape != view.shape:
+        raise ValueError(f"{what} shape {shape} != buffer shape {view.shape}")
+
+
 def _tensor_text(dtype, shape):
     from .types import _element_text
     return f"tensor<{'x'.join(map(str, shape))}x{_element_text(dtype)}>"
@@ -130,9 +136,7 @@ def local_store(view, value, _semantic=None):
     view = _single_buffer(view, "local_store")
     value = _semantic.to_tensor(value)
     if value.type.is_block():
-        shape = tuple(tl_core._unwrap_if_constexpr(d) for d in value.shape)
-        if shape != view.shape:
-            raise ValueError(f"local_store: value shape {shape} != buffer shape {view.shape}")
+        _check_shape("local_store: value", value, view)
     else:
         value = _semantic.splat(value, list(view.shape))
     value = _semantic.cast(value, view.dtype)
@@ -228,9 +232,7 @@ def async_load(src, result, mask=None, other=None, _semantic=None):
     src = _semantic.to_tensor(src)
     if not src.type.is_block() or not src.dtype.is_ptr():
         raise TypeError(f"async_load expects a tensor of pointers, got {src.type}")
-    shape = tuple(tl_core._unwrap_if_constexpr(d) for d in src.shape)
-    if shape != view.shape:
-        raise ValueError(f"async_load: pointer shape {shape} != buffer shape {view.shape}")
+    _check_shape("async_load: pointer", src, view)
     if src.dtype.element_ty != view.dtype:
         raise ValueError(f"async_load: pointers to {src.dtype.element_ty} cannot fill a {view.dtype} buffer")
     operands, segments = [src.handle, view.handle], [1, 1, 0, 0]
