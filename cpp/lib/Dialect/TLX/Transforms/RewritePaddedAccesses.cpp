@@ -61,9 +61,14 @@ private:
     }
     if (it->second == layout)
       return success();
+    return emitLayoutConflict(value, it->second, layout);
+  }
+
+  static LogicalResult emitLayoutConflict(Value value, const ViewLayout &a,
+                                          const ViewLayout &b) {
     return emitError(value.getLoc())
-           << "merges storage alias views with different layouts ("
-           << describe(it->second) << "; and " << describe(layout) << ")";
+           << "merges storage alias views with different layouts (" << describe(a)
+           << "; and " << describe(b) << ")";
   }
 
   LogicalResult assignAll(ArrayRef<Value> values, const ViewLayout &layout) {
@@ -220,9 +225,7 @@ private:
                  << ") with a value that is not that view; both must be the "
                     "same kind of view to be indexed alike";
         if (!(it->second == layout))
-          return emitError(value.getLoc())
-                 << "merges storage alias views with different layouts ("
-                 << describe(layout) << "; and " << describe(it->second) << ")";
+          return emitLayoutConflict(value, layout, it->second);
       }
     }
     return success();
