@@ -5,7 +5,8 @@
 // returned as `ir.value`s: Python passes placeholder values (any `ir.value`)
 // and each is overwritten with one result of the new op.
 
-#include "TritonObjects.h"
+#include "Builder.h"
+#include "WarpSpecialize.h"
 
 #include <pybind11/stl.h>
 
@@ -28,31 +29,8 @@ using namespace mlir;
 
 namespace {
 
-// The layout of triton's TritonOpBuilder (python/src/ir.h, 3.7.1).
-struct TritonOpBuilder {
-  std::unique_ptr<OpBuilder> builder;
-  std::unique_ptr<Location> lastLoc;
-  bool lineInfoEnabled;
-};
-
-// Diagnostics raised while building go into the Python exception.
-class DiagnosticCapture {
-public:
-  explicit DiagnosticCapture(MLIRContext *context)
-      : handler(context, [this](Diagnostic &diag) {
-          llvm::raw_string_ostream os(messages);
-          if (!messages.empty())
-            os << "\n";
-          os << diag;
-          for (Diagnostic &note : diag.getNotes())
-            os << "\nnote: " << note;
-          return success();
-        }) {}
-  std::string messages;
-
-private:
-  ScopedDiagnosticHandler handler;
-};
+using tlx_alias::python::DiagnosticCapture;
+using tlx_alias::python::TritonOpBuilder;
 
 Value &unwrapValue(py::handle value) {
   return tlx_alias::python::unwrap<Value>(value, "value");
@@ -113,4 +91,5 @@ PYBIND11_MODULE(_C, m) {
         "Creates and verifies op `name` at the builder's insertion point and "
         "location; overwrites each placeholder in `results` with a result. "
         "Raises ValueError with the verifier's diagnostics.");
+  tlx_alias::python::registerWarpSpecialize(m);
 }

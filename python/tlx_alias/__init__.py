@@ -30,12 +30,27 @@ from .layouts import (encoding, nv_mma_shared_layout, swizzled_shared_layout,  #
 from .mem_ops import (async_load, async_load_commit_group, async_load_wait_group, async_token,  # noqa: E402
                       local_alloc, local_load, local_store, local_view, set_buffer_overlap)
 from .memory_map import memory_map, print_memory_map  # noqa: E402
-from .types import buffered_tensor, reuse_group, reuse_group_type, storage_alias_spec, storage_kind  # noqa: E402
+from .types import (buffered_tensor, mbarrier, reuse_group, reuse_group_type, storage_alias_spec,  # noqa: E402
+                    storage_kind)
+from .barriers import (alloc_barriers, alloc_warp_barrier, barrier_arrive, barrier_expect_bytes,  # noqa: E402
+                       barrier_wait, fence, fence_async_shared, named_barrier_arrive, named_barrier_wait)
+from .mma import async_dot, async_dot_wait  # noqa: E402
+from .tma import async_descriptor_load, async_descriptor_store, async_descriptor_store_wait  # noqa: E402
+from .utility import cluster_cta_rank, cluster_size_1d, dtype_of, size_of  # noqa: E402
+from .views import local_reinterpret, local_slice, local_trans  # noqa: E402
+from .warp_specialize import async_task, async_task_replica_id, async_tasks  # noqa: E402
+from . import warp_spec, warp_specialize as _warp_specialize  # noqa: E402
 
 _stages_hook = _pipeline.install()
+_warp_specialize.install()
 
 __all__ = [
-    "SUPPORTED_TRITON", "TritonVersionError", "__version__", "async_load", "async_load_commit_group",
+    "SUPPORTED_TRITON", "TritonVersionError", "__version__", "alloc_barriers", "alloc_warp_barrier",
+    "async_descriptor_load", "async_descriptor_store", "async_descriptor_store_wait", "async_dot",
+    "async_dot_wait", "async_task", "async_task_replica_id", "async_tasks", "barrier_arrive",
+    "barrier_expect_bytes", "barrier_wait", "cluster_cta_rank", "cluster_size_1d", "dtype_of", "fence",
+    "fence_async_shared", "local_reinterpret", "local_slice", "local_trans", "mbarrier",
+    "named_barrier_arrive", "named_barrier_wait", "size_of", "warp_spec", "async_load", "async_load_commit_group",
     "async_load_wait_group", "async_token", "buffered_tensor", "encoding",
     "local_alloc", "local_load", "local_store", "local_view", "memory_map", "nv_mma_shared_layout",
     "plugin_path", "print_memory_map", "reuse_group", "reuse_group_type", "set_buffer_overlap",

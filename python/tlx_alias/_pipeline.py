@@ -7,13 +7,13 @@ stock ops. The hook contributes a cache key (plugin version and file hash),
 so kernels recompile when the plugin changes.
 """
 import contextlib
+import contextvars
 import functools
 import hashlib
 import json
 import os
 import sys
 import tempfile
-import threading
 import warnings
 
 from triton import knobs
@@ -75,9 +75,15 @@ def run_passes(module, add_passes, name="tlx", context=None):
 
 
 def lower_module(module, memory_map=None):
-    """Lowers every tlx op of an ir.module to stock TTGIR (tlx-lower)."""
+    """Lowers the tlx ops of an ir.module in TTGIR (an IR source) to stock
+    TTGIR: cp.async waits, then tlx-lower."""
     args = [f"memory-map={memory_map}"] if memory_map else []
-    run_passes(module, lambda pm: passes.plugin.tlx_lower(pm, args), "tlx-lower")
+
+    def add(pm):
+        passes.plugin.tlx_convert_async_waits(pm)
+        passes.plugin.tlx_lower(pm, args)
+
+    run_passes(module, add, "tlx-lower")
 
 
 @contextlib.contextmanager
@@ -127,35 +133,86 @@ def read_memory_map(path):
         return [json.loads(line) for line in f if line.strip()]
 
 
-def _patch_fence_insertion():
-    """On NVIDIA, wgmma reads tlx buffers in place: our pass goes right before
-    triton's fence insertion (the last TTGIR pass that cares)."""
+class _Compiling:
+    """The tlx kernel whose TTGIR stage runs in this thread (context)."""
+
+    def __init__(self, module, memory_map_path):
+        self.module = module
+        self.memory_map_path = memory_map_path
+
+
+# Set only while a tlx kernel's own ttgir stage runs: triton's pass-adding
+# functions are wrapped once, at import, and behave as stock for every other
+# compile, including ones running at the same time in other threads.
+_compiling = contextvars.ContextVar("tlx_alias_compiling", default=None)
+
+
+def _wrap(namespace, name, make_wrapper):
+    stock = getattr(namespace, name)
+    if getattr(stock, "_tlx_alias_wrapped", False):
+        return
+    wrapper = make_wrapper(stock)
+    wrapper._tlx_alias_wrapped = True
+    setattr(namespace, name, wrapper)
+
+
+def _install_pass_wrappers():
+    """The three points where tlx kernels need passes of their own inside
+    triton's make_ttgir:
+
+    * the TTIR->TTGIR conversion: run it now, followed by the plugin's
+      conversions and storage-alias lowering, in a pass manager whose
+      diagnostics we keep (make_ttgir's own pass manager gets nothing);
+    * right after the software pipeliner (which recomputes cp.async wait
+      counts): the kernel's async_load_wait_group counts become
+      ttg.async_wait;
+    * right before fence insertion: wgmma reads tlx buffers in place.
+    """
+
+    def convert(stock):
+
+        def add_convert_to_ttgpuir(pm, *args, **kwargs):
+            state = _compiling.get()
+            if state is None:
+                return stock(pm, *args, **kwargs)
+
+            def add(own_pm):
+                stock(own_pm, *args, **kwargs)
+                passes.plugin.tlx_jit_lowering(own_pm, [f"memory-map={state.memory_map_path}"])
+
+            run_passes(state.module, add, "tlx lowering")
+
+        return add_convert_to_ttgpuir
+
+    def pipeline(stock):
+
+        def add_pipeline(pm, *args, **kwargs):
+            stock(pm, *args, **kwargs)
+            if _compiling.get() is not None:
+                passes.plugin.tlx_convert_async_waits(pm)
+
+        return add_pipeline
+
+    def fence(stock):
+
+        def add_fence_insertion(pm, *args, **kwargs):
+            if _compiling.get() is not None:
+                passes.plugin.tlx_dot_operands_in_place(pm)
+            stock(pm, *args, **kwargs)
+
+        return add_fence_insertion
+
+    _wrap(passes.ttir, "add_convert_to_ttgpuir", convert)
+    _wrap(passes.ttgpuir, "add_pipeline", pipeline)
     try:
         from triton._C.libtriton import nvidia
     except ImportError:
-        return None
-    fence = nvidia.passes.ttnvgpuir.add_fence_insertion
-
-    def in_place_then_fence(pm, *args, **kwargs):
-        passes.plugin.tlx_dot_operands_in_place(pm)
-        fence(pm, *args, **kwargs)
-
-    nvidia.passes.ttnvgpuir.add_fence_insertion = in_place_then_fence
-    return fence
-
-
-def _restore_fence_insertion(fence):
-    if fence is not None:
-        from triton._C.libtriton import nvidia
-        nvidia.passes.ttnvgpuir.add_fence_insertion = fence
+        return
+    _wrap(nvidia.passes.ttnvgpuir, "add_fence_insertion", fence)
 
 
 class StagesHook:
     """The add_stages_inspection_hook: ours, then the one it replaced."""
-
-    # Our ttgir stage patches triton's pass-adding functions while it runs:
-    # one tlx kernel at a time in this process.
-    _patching = threading.Lock()
 
     def __init__(self, previous):
         self.previous = previous
@@ -174,36 +231,21 @@ class StagesHook:
 
     def _wrap_ttgir(self, stages):
         # JIT kernels: our passes go right after triton's TTIR->TTGIR
-        # conversion, so that every TTGIR pass of triton sees stock ops only.
-        # make_ttgir builds one pass manager starting with that conversion;
-        # when it asks for the conversion we run it, with our passes, on the
-        # module at once (in a pass manager whose diagnostics we keep), and
-        # give make_ttgir's pass manager nothing to add. Kernels without tlx
-        # ops take the stock path untouched.
+        # conversion, so that every TTGIR pass of triton sees stock ops only
+        # (see _install_pass_wrappers). Kernels without tlx ops take the
+        # stock path untouched.
         make_ttgir = stages["ttgir"]
 
         def ttgir(module, metadata):
             if not has_tlx_ops(module):
                 return make_ttgir(module, metadata)
-            convert = passes.ttir.add_convert_to_ttgpuir
             with memory_map_file() as path:
-
-                def convert_and_lower_now(_pm, *args, **kwargs):
-                    def add(pm):
-                        convert(pm, *args, **kwargs)
-                        passes.plugin.tlx_jit_lowering(pm, [f"memory-map={path}"])
-
-                    run_passes(module, add, "tlx lowering")
-
-                with self._patching:
-                    passes.ttir.add_convert_to_ttgpuir = convert_and_lower_now
-                    fence = _patch_fence_insertion()
-                    try:
-                        with stderr_errors_in_exception("make_ttgir"):
-                            result = make_ttgir(module, metadata)
-                    finally:
-                        passes.ttir.add_convert_to_ttgpuir = convert
-                        _restore_fence_insertion(fence)
+                token = _compiling.set(_Compiling(module, path))
+                try:
+                    with stderr_errors_in_exception("make_ttgir"):
+                        result = make_ttgir(module, metadata)
+                finally:
+                    _compiling.reset(token)
                 metadata["tlx_memory_map"] = json.dumps(read_memory_map(path))
             return result
 
@@ -229,6 +271,7 @@ class StagesHook:
 
 def install():
     """Installs the hook once, keeping whatever hook was there before."""
+    _install_pass_wrappers()
     current = knobs.runtime.add_stages_inspection_hook
     if isinstance(current, StagesHook):
         return current

@@ -64,15 +64,29 @@ class encoding(_layout):
         return self.text
 
 
+def _nvmma_swizzle(shape, bits):
+    """Triton's NVMMASharedEncodingAttr::get for a row-major tile: the widest
+    swizzle (128, 64, 32 bytes) its rows reach, 0 below 32 bytes."""
+    row_bytes = shape[-1] * bits // 8
+    for swizzle in (128, 64, 32):
+        if row_bytes >= swizzle:
+            return swizzle
+    return 0
+
+
 def default_shared_layout(shape, bits):
     """What TLX picks: NVMMA swizzling for 2-D tiles whose rows span at least
-    32 bytes (so tl.dot reads them without a copy), else no swizzling."""
-    if len(shape) == 2 and bits in (8, 16, 32):
-        row_bytes = shape[-1] * bits // 8
-        for swizzle in (128, 64, 32):
-            if row_bytes % swizzle == 0:
-                return nv_mma_shared_layout(swizzle)
+    32 bytes (wgmma and TMA read them as they are), else no swizzling. The
+    swizzle is triton's own choice for the tile, so TMA descriptors agree."""
+    if len(shape) == 2 and bits in (8, 16, 32) and _nvmma_swizzle(shape, bits):
+        return nv_mma_shared_layout(_nvmma_swizzle(shape, bits))
     return swizzled_shared_layout()
+
+
+def tma_layout(shape, bits):
+    """The layout triton gives a TMA descriptor's block (its default NVMMA
+    layout), as MLIR text."""
+    return nv_mma_shared_layout(_nvmma_swizzle(shape, bits)).to_mlir(shape, bits)
 
 
 def as_layout(layout):

@@ -6,8 +6,8 @@ from triton.language import core as tl_core
 
 from . import _ir
 from .layouts import as_layout, default_shared_layout, tensor_memory_layout
-from .types import (buffered_tensor, memdesc_text, reuse_group, reuse_group_type, storage_alias_spec,
-                    storage_kind)
+from .types import (buffered_tensor, mbarrier, memdesc_text, reuse_group, reuse_group_type,
+                    storage_alias_spec, storage_kind)
 
 
 def _shape_tuple(shape):
@@ -96,6 +96,8 @@ def local_view(buf, index, _semantic=None):
     index = _semantic.cast(index, tl.int32)
     (handle, ) = _ir.create_op(_semantic.builder, "ttg.memdesc_index", [buf.handle, index.handle],
                                [buf.memdesc_text()])
+    if isinstance(buf, mbarrier):
+        return mbarrier(handle, is_warp_barrier=buf.is_warp_barrier)
     return buffered_tensor(handle, buf.dtype, buf.shape, None, buf.storage, buf.layout_text, buf.spec)
 
 
@@ -275,10 +277,14 @@ def async_load_commit_group(tokens=(), _semantic=None):
 
 @tl_core.builtin
 def async_load_wait_group(pendings, tokens=(), _semantic=None):
-    """Waits until at most `pendings` committed groups are still in flight."""
+    """Waits until at most `pendings` committed groups are still in flight.
+
+    The count is kept as written (triton's pipeliner would recompute a
+    tokenless ttg.async_wait to 0 and drain the pipeline)."""
     pendings = tl_core._unwrap_if_constexpr(pendings)
     if not isinstance(pendings, int) or pendings < 0:
         raise ValueError(f"pendings must be a non-negative compile-time integer, got {pendings!r}")
-    (token, ) = _ir.create_op(_semantic.builder, "ttg.async_wait", _tokens(tokens), [ASYNC_TOKEN],
-                              {"num": f"{pendings} : i32"})
+    handles = _tokens(tokens)
+    (token, ) = _ir.create_op(_semantic.builder, "tlx.async_load_wait_group", handles, [ASYNC_TOKEN],
+                              {"pendings": f"{pendings} : i32"})
     return async_token(token)

@@ -93,7 +93,7 @@ class buffered_tensor(tl_core.base_value):
     """Local-memory buffers: `num` buffers of `shape` (multi-buffered, from
     local_alloc) or one buffer (`buf[i]`, `num is None`)."""
 
-    def __init__(self, handle, dtype, shape, num, storage, layout_text, spec=None):
+    def __init__(self, handle, dtype, shape, num, storage, layout_text, spec=None, alloc_shape=None):
         self.handle = handle
         self.dtype = dtype
         self.shape = tuple(shape)
@@ -101,15 +101,17 @@ class buffered_tensor(tl_core.base_value):
         self.storage = storage
         self.layout_text = layout_text
         self.spec = spec  # the storage_alias_spec it was allocated from
+        # The buffer a slice was cut from (None: the view is the whole buffer).
+        self.alloc_shape = tuple(alloc_shape) if alloc_shape is not None else None
         self.type = _handle_type(self)
 
     def _type_key(self):
-        return ("buffered_tensor", str(self.dtype), self.shape, self.num, self.storage.value,
-                self.layout_text)
+        return (type(self).__name__, str(self.dtype), self.shape, self.num, self.storage.value,
+                self.layout_text, self.alloc_shape)
 
     def _with_handle(self, handle):
-        return buffered_tensor(handle, self.dtype, self.shape, self.num, self.storage,
-                               self.layout_text, self.spec)
+        return type(self)(handle, self.dtype, self.shape, self.num, self.storage,
+                          self.layout_text, self.spec, self.alloc_shape)
 
     def _flatten_ir(self, handles):
         handles.append(self.handle)
@@ -123,7 +125,8 @@ class buffered_tensor(tl_core.base_value):
         return math.ceil(math.prod(self.shape) * self.bits / 8)
 
     def memdesc_text(self, num=None):
-        return memdesc_text(self.dtype, self.shape, num, self.storage, self.layout_text)
+        return memdesc_text(self.dtype, self.shape, num, self.storage, self.layout_text,
+                            self.alloc_shape if num is None else None)
 
     @tl_core.builtin
     def __getitem__(self, index, _semantic=None):
@@ -135,11 +138,34 @@ class buffered_tensor(tl_core.base_value):
         return f"buffered_tensor({count}{list(self.shape)} {self.dtype}, {self.storage.value})"
 
 
-def memdesc_text(dtype, shape, num, storage, layout_text):
-    """`!ttg.memdesc<[num x] shape x dtype, layout, space, mutable>`"""
+def memdesc_text(dtype, shape, num, storage, layout_text, alloc_shape=None):
+    """`!ttg.memdesc<[num x] shape x dtype, layout, space, mutable[, alloc shape]>`"""
     dims = ((num,) if num is not None else ()) + tuple(shape)
+    alloc = f", {'x'.join(map(str, alloc_shape))}" if alloc_shape is not None else ""
     return (f"!ttg.memdesc<{'x'.join(map(str, dims))}x{_element_text(dtype)}, {layout_text}, "
-            f"{storage.memory_space}, mutable>")
+            f"{storage.memory_space}, mutable{alloc}>")
+
+
+class mbarrier(buffered_tensor):
+    """mbarriers in shared memory (from alloc_barriers): `num` barriers, or
+    one (`bars[i]`). `is_warp_barrier`: every thread arrives (alloc_warp_barrier)."""
+
+    BARRIER_LAYOUT = "#ttg.swizzled_shared<{vec = 1, perPhase = 1, maxPhase = 1, order = [0]}>"
+
+    def __init__(self, handle, dtype=None, shape=(1, ), num=None, storage=None, layout_text=None,
+                 spec=None, alloc_shape=None, is_warp_barrier=False):
+        super().__init__(handle, tl.int64, (1, ), num, storage_kind.smem, self.BARRIER_LAYOUT)
+        self.is_warp_barrier = is_warp_barrier
+
+    def _type_key(self):
+        return ("mbarrier", self.num, self.is_warp_barrier)
+
+    def _with_handle(self, handle):
+        return mbarrier(handle, num=self.num, is_warp_barrier=self.is_warp_barrier)
+
+    def __repr__(self):
+        count = f"{self.num} x " if self.num is not None else ""
+        return f"mbarrier({count}{'warp ' if self.is_warp_barrier else ''}barrier)"
 
 
 def _element_text(dtype):

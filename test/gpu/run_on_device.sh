@@ -19,9 +19,9 @@ cp .devcarry/plugin/libTLXAliasPlugin.so python/tlx_alias/lib/
 build_module() {  # name source
   g++ -std=c++17 -O2 -fPIC -shared -fvisibility=hidden -Icpp/python -Icpp/include \
       -I"$TLX_PYBIND11_INCLUDE" -I"$PYINC" -isystem "$TLX_MLIR_INCLUDE" -isystem "$TLX_LLVM_INCLUDE" \
-      "$2" -o "python/tlx_alias/$1$EXT" -L"$TLIB" -l:libtriton.so -Wl,-rpath,"$TLIB"
+      $2 -o "python/tlx_alias/$1$EXT" -L"$TLIB" -l:libtriton.so -Wl,-rpath,"$TLIB"
 }
-build_module _C cpp/python/Builder.cpp || exit 1
+build_module _C "cpp/python/Builder.cpp cpp/python/WarpSpecialize.cpp" || exit 1
 build_module _opt cpp/tools/tlx-opt/OptDriver.cpp || exit 1
 export TRITON_PLUGIN_PATHS="$PWD/python/tlx_alias/lib/libTLXAliasPlugin.so"
 export PYTHONPATH="$PWD/python:$PYTHONPATH" PYTHONUNBUFFERED=1

@@ -105,6 +105,10 @@ void addJitLowering(mlir::PassManager *pm, const std::vector<std::string> &args)
       llvm::report_fatal_error("tlx-alias: cannot configure "
                                "convert-triton-to-tritongpu");
   }
+  // MMA first: its operands may still be tlx.local_load results, which the
+  // local-memory conversion then loads straight into the layout wgmma needs.
+  pm->addPass(mlir::triton::tlx::createTLXConvertMMA());
+  pm->addPass(mlir::triton::tlx::createTLXConvertTMA());
   pm->addPass(mlir::triton::tlx::createTLXConvertLocalMemory());
   addPassWithOptions<mlir::triton::tlx::createTLXLower>(pm, args);
 }
@@ -121,6 +125,15 @@ const PassInfo kPasses[] = {
      &registerAllTLXPasses},
     {"tlx_convert_local_memory", TLX_ALIAS_VERSION,
      &addPassWithOptions<mlir::triton::tlx::createTLXConvertLocalMemory>,
+     &registerAllTLXPasses},
+    {"tlx_convert_mma", TLX_ALIAS_VERSION,
+     &addPassWithOptions<mlir::triton::tlx::createTLXConvertMMA>,
+     &registerAllTLXPasses},
+    {"tlx_convert_tma", TLX_ALIAS_VERSION,
+     &addPassWithOptions<mlir::triton::tlx::createTLXConvertTMA>,
+     &registerAllTLXPasses},
+    {"tlx_convert_async_waits", TLX_ALIAS_VERSION,
+     &addPassWithOptions<mlir::triton::tlx::createTLXConvertAsyncWaits>,
      &registerAllTLXPasses},
     {"tlx_jit_lowering", TLX_ALIAS_VERSION, &addJitLowering,
      &registerAllTLXPasses},

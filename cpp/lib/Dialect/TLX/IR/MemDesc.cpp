@@ -14,6 +14,20 @@ static bool hasName(Type type, StringRef name) {
 
 bool isMemDesc(Type type) { return type && hasName(type, "ttg.memdesc"); }
 
+bool isTensorDesc(Type type) { return type && hasName(type, "tt.tensordesc"); }
+
+RankedTensorType getTensorDescBlockType(Type type) {
+  if (!isTensorDesc(type))
+    return {};
+  RankedTensorType block;
+  type.walkImmediateSubElements([](Attribute) {},
+                                [&](Type sub) {
+                                  if (!block)
+                                    block = dyn_cast<RankedTensorType>(sub);
+                                });
+  return block;
+}
+
 std::optional<StorageKind> getStorageKindOfMemorySpace(Attribute memorySpace) {
   if (!memorySpace)
     return std::nullopt;

@@ -242,3 +242,9 @@ LogicalResult AsyncLoadOp::verify() {
     return emitOpError("mask shape does not match the pointer tensor");
   return success();
 }
+
+LogicalResult AsyncLoadWaitGroupOp::verify() {
+  if (getPendings() < 0)
+    return emitOpError("pendings must be non-negative, got ") << getPendings();
+  return success();
+}

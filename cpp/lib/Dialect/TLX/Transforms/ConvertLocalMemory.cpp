@@ -7,6 +7,7 @@
 // stored tensor arrives through an unrealized cast from its encoded form.
 
 #include "tlx_alias/Dialect/TLX/IR/Dialect.h"
+#include "tlx_alias/Dialect/TLX/Transforms/LayoutUtils.h"
 #include "tlx_alias/Dialect/TLX/Transforms/Passes.h"
 #include "tlx_alias/Dialect/TLX/Transforms/TritonOps.h"
 
@@ -21,72 +22,7 @@ namespace {
 
 using namespace ttg_names;
 
-bool isEncodedTensor(Type type) {
-  auto tensor = dyn_cast<RankedTensorType>(type);
-  return tensor && tensor.getEncoding();
-}
-
-bool isLayoutBridge(Operation *op) {
-  return (isOpNamed(op, kConvertLayout) || isOpNamed(op, kUnrealizedCast)) &&
-         op->getNumOperands() == 1 && op->getNumResults() == 1;
-}
-
-int64_t moduleIntAttr(ModuleOp module, StringRef name, int64_t fallback) {
-  if (auto attr = module->getAttrOfType<IntegerAttr>(name))
-    return attr.getInt();
-  return fallback;
-}
-
-// A blocked layout over `shape`: `vector` consecutive elements per thread
-// along the fastest dimension (1 gives triton's default layout), then threads
-// and warps spread over the fastest-varying dimensions first.
-std::string blockedLayout(ArrayRef<int64_t> shape, int64_t numWarps,
-                          int64_t threadsPerWarp, int64_t vector = 1) {
-  size_t rank = shape.size();
-  SmallVector<int64_t> threads(rank, 1), warps(rank, 1), perThread(rank, 1), order;
-  for (size_t i = 0; i < rank; ++i)
-    order.push_back(rank - 1 - i);
-  perThread[order.front()] = std::max<int64_t>(1, std::min(vector, shape[order.front()]));
-  int64_t remainingThreads = threadsPerWarp, remainingWarps = numWarps;
-  for (int64_t dim : order) {
-    int64_t room = std::max<int64_t>(1, shape[dim] / perThread[dim]);
-    int64_t t = std::min<int64_t>(remainingThreads, room);
-    threads[dim] = t;
-    remainingThreads /= t;
-  }
-  threads[order.back()] *= remainingThreads;
-  for (int64_t dim : order) {
-    int64_t room = std::max<int64_t>(1, shape[dim] / (threads[dim] * perThread[dim]));
-    int64_t w = std::min<int64_t>(remainingWarps, room);
-    warps[dim] = w;
-    remainingWarps /= w;
-  }
-  warps[order.back()] *= remainingWarps;
-  std::string text;
-  llvm::raw_string_ostream os(text);
-  auto list = [&](ArrayRef<int64_t> values) {
-    os << "[";
-    llvm::interleaveComma(values, os);
-    os << "]";
-  };
-  os << "#ttg.blocked<{sizePerThread = ";
-  list(perThread);
-  os << ", threadsPerWarp = ";
-  list(threads);
-  os << ", warpsPerCTA = ";
-  list(warps);
-  os << ", order = ";
-  list(order);
-  os << "}>";
-  return text;
-}
-
-Value createValue(OpBuilder &builder, Location loc, StringRef name,
-                  ValueRange operands, Type type) {
-  return createOp(builder, loc, name, operands, type)->getResult(0);
-}
-
-LogicalResult convertLoad(LocalLoadOp load, ModuleOp module) {
+LogicalResult convertLoad(LocalLoadOp load) {
   auto tensorType = cast<RankedTensorType>(load.getType());
   // The layout the users ask for, else Triton's default.
   RankedTensorType encodedType;
@@ -98,9 +34,8 @@ LogicalResult convertLoad(LocalLoadOp load, ModuleOp module) {
   if (!encodedType) {
     Attribute encoding = parseAttributeText(
         load.getContext(),
-        blockedLayout(tensorType.getShape(),
-                             moduleIntAttr(module, "ttg.num-warps", 4),
-                             moduleIntAttr(module, "ttg.threads-per-warp", 32)),
+        blockedLayout(tensorType.getShape(), numWarpsAt(load),
+                      threadsPerWarpAt(load)),
         [&] { return load.emitOpError(); });
     if (!encoding)
       return failure();
@@ -129,18 +64,6 @@ LogicalResult convertLoad(LocalLoadOp load, ModuleOp module) {
   }
   load.erase();
   return success();
-}
-
-// The encoded form of an operand the conversion left behind an unrealized
-// cast; null when there is none.
-Value encodedOperand(Value value) {
-  if (isEncodedTensor(value.getType()))
-    return value;
-  Operation *cast = value.getDefiningOp();
-  if (cast && isOpNamed(cast, kUnrealizedCast) && cast->getNumOperands() == 1 &&
-      isEncodedTensor(cast->getOperand(0).getType()))
-    return cast->getOperand(0);
-  return Value();
 }
 
 void eraseDeadCasts(ArrayRef<Value> operands) {
@@ -183,11 +106,10 @@ LogicalResult convertAsyncLoad(AsyncLoadOp load) {
   auto srcType = cast<RankedTensorType>(src.getType());
   std::optional<MemDescInfo> dstInfo = getMemDescInfo(load.getDst().getType());
   int64_t elementBytes = std::max<int64_t>(1, dstInfo->elementBits() / 8);
-  ModuleOp module = load->getParentOfType<ModuleOp>();
   Attribute vectorized = parseAttributeText(
       load.getContext(),
-      blockedLayout(srcType.getShape(), moduleIntAttr(module, "ttg.num-warps", 4),
-                    moduleIntAttr(module, "ttg.threads-per-warp", 32), 16 / elementBytes),
+      blockedLayout(srcType.getShape(), numWarpsAt(load), threadsPerWarpAt(load),
+                    16 / elementBytes),
       [&] { return load.emitOpError(); });
   if (!vectorized)
     return failure();
@@ -240,7 +162,7 @@ struct TLXConvertLocalMemoryPass
         copies.push_back(copy);
     });
     for (LocalLoadOp load : loads)
-      if (failed(convertLoad(load, module)))
+      if (failed(convertLoad(load)))
         return signalPassFailure();
     for (LocalStoreOp store : stores)
       if (failed(convertStore(store)))
@@ -248,6 +170,7 @@ struct TLXConvertLocalMemoryPass
     for (AsyncLoadOp copy : copies)
       if (failed(convertAsyncLoad(copy)))
         return signalPassFailure();
+    resolveLayoutBridges(module);
   }
 };
 

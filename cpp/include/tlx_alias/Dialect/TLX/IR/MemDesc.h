@@ -45,6 +45,12 @@ struct MemDescInfo {
   int64_t bytesPerBuffer() const;
 };
 
+/// True for `!tt.tensordesc<...>`.
+bool isTensorDesc(Type type);
+
+/// The block type of a `!tt.tensordesc<tensor<...>>`; null for other types.
+RankedTensorType getTensorDescBlockType(Type type);
+
 /// Decomposes a `!ttg.memdesc`; std::nullopt for any other type.
 std::optional<MemDescInfo> getMemDescInfo(Type type);
 

@@ -212,4 +212,8 @@ def TLX_AsyncLoadOp : TLX_Op<"async_load", [AttrSizedOperandSegments,
   let hasVerifier = 1;
 }
 
+include "tlx_alias/Dialect/TLX/IR/TLXAsyncCopyOps.td"
+include "tlx_alias/Dialect/TLX/IR/TLXMMAOps.td"
+include "tlx_alias/Dialect/TLX/IR/TLXTMAOps.td"
+
 #endif // TLX_OPS_TD

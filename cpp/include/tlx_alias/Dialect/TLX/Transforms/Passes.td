@@ -68,6 +68,47 @@ def TLXConvertLocalMemory : Pass<"tlx-convert-local-memory", "mlir::ModuleOp"> {
   }];
 }
 
+def TLXConvertMMA : Pass<"tlx-convert-mma", "mlir::ModuleOp"> {
+  let summary = "Turn tlx.async_dot/async_dot_wait into Triton's wgmma ops";
+  let description = [{
+    Runs right after Triton's `convert-triton-to-tritongpu`. Each
+    `tlx.async_dot` becomes `ttng.warp_group_dot {isAsync = true}` whose
+    accumulator has the Hopper MMA layout Triton itself would choose
+    (`#ttg.nvidia_mma` version 3: instruction shape from the tile and input
+    type, warps per CTA from the warps that run it, partition-aware), with a
+    register A operand in the matching `#ttg.dot_op` layout. Each
+    `tlx.async_dot_wait` becomes `ttng.warp_group_dot_wait` of the encoded
+    inputs. Operands are brought in and results handed out through
+    `ttg.convert_layout`, as Triton's AccelerateMatmul does for `tt.dot`, so
+    its RemoveLayoutConversions cleans them up the same way.
+  }];
+}
+
+def TLXConvertTMA : Pass<"tlx-convert-tma", "mlir::ModuleOp"> {
+  let summary = "Turn tlx TMA copies into Triton's, giving descriptors the buffer layout";
+  let description = [{
+    Runs right after Triton's `convert-triton-to-tritongpu`.
+    `tlx.async_descriptor_load` becomes `ttng.async_tma_copy_global_to_local`
+    and `tlx.async_descriptor_store` `ttng.async_tma_copy_local_to_global`.
+    Triton requires the descriptor's block layout to equal the buffer's, so
+    the descriptor gets the buffer's layout where it comes from: the kernel
+    argument (and function type), a `tt.make_tensor_descriptor`, and every
+    `ttg.warp_specialize` capture in between. A descriptor used with two
+    layouts, or one that comes from elsewhere (e.g. a loop-carried value),
+    is an error.
+  }];
+}
+
+def TLXConvertAsyncWaits : Pass<"tlx-convert-async-waits", "mlir::ModuleOp"> {
+  let summary = "Turn tlx.async_load_wait_group into ttg.async_wait, keeping its count";
+  let description = [{
+    Runs right after Triton's software pipeliner, which recomputes the count
+    of every `ttg.async_wait` from its tokens (a wait without tokens would
+    become `num = 0`). Each `tlx.async_load_wait_group {pendings = N}`
+    becomes `ttg.async_wait {num = N}` with the same tokens.
+  }];
+}
+
 def TLXDotOperandsInPlace : Pass<"tlx-dot-operands-in-place", "mlir::ModuleOp"> {
   let summary = "Let wgmma read a tlx buffer instead of a copy of it";
   let description = [{

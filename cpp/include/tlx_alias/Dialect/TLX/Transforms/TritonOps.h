@@ -17,6 +17,7 @@ inline constexpr StringLiteral kLocalLoad = "ttg.local_load";
 inline constexpr StringLiteral kLocalStore = "ttg.local_store";
 inline constexpr StringLiteral kConvertLayout = "ttg.convert_layout";
 inline constexpr StringLiteral kAsyncCopy = "ttg.async_copy_global_to_local";
+inline constexpr StringLiteral kAsyncWait = "ttg.async_wait";
 inline constexpr StringLiteral kWarpGroupDot = "ttng.warp_group_dot";
 inline constexpr StringLiteral kWarpGroupDotWait = "ttng.warp_group_dot_wait";
 inline constexpr StringLiteral kFenceAsyncShared = "ttng.fence_async_shared";

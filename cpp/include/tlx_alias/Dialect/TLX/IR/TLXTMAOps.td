@@ -1,0 +1,57 @@
+#ifndef TLX_TMA_OPS_TD
+#define TLX_TMA_OPS_TD
+
+// Tensor Memory Accelerator copies through tensor descriptors.
+//
+// Triton's ttng TMA ops require the descriptor's block layout to equal the
+// buffer's; in TTIR descriptors have no layout yet, so these ops stand in
+// until `tlx-convert-tma` gives the descriptor the buffer's layout.
+
+def TLX_AsyncDescriptorLoadOp : TLX_Op<"async_descriptor_load",
+    [MemoryEffects<[MemRead<DefaultResource>, MemWrite<DefaultResource>]>]> {
+  let summary = "Copy a tile from global memory into one buffer with TMA (TTIR)";
+  let description = [{
+    What `tlx.async_descriptor_load(desc, buf, offsets, barrier, pred)`
+    emits. The copy signals `barrier` (an mbarrier expecting its bytes) when
+    it lands. Becomes `ttng.async_tma_copy_global_to_local`.
+
+    ```mlir
+    tlx.async_descriptor_load %desc[%x, %y] %buf, %bar, %pred : !tt.tensordesc<tensor<128x64xf16>>, !ttg.memdesc<1xi64, #bar, #smem, mutable> -> !ttg.memdesc<128x64xf16, #nvmma, #smem, mutable>
+    ```
+  }];
+  let arguments = (ins
+    AnyType:$desc,
+    Variadic<I32>:$coord,
+    TLX_MemDesc:$result,
+    TLX_MemDesc:$barrier,
+    I1:$pred,
+    DefaultValuedAttr<I32Attr, "1">:$cache,
+    DefaultValuedAttr<I32Attr, "1">:$evict
+  );
+  let assemblyFormat = [{
+    $desc `[` $coord `]` $result `,` $barrier `,` $pred attr-dict `:`
+    type($desc) `,` type($barrier) `->` type($result)
+  }];
+  let hasVerifier = 1;
+}
+
+def TLX_AsyncDescriptorStoreOp : TLX_Op<"async_descriptor_store",
+    [MemoryEffects<[MemRead<DefaultResource>, MemWrite<DefaultResource>]>]> {
+  let summary = "Copy one buffer to global memory with TMA (TTIR)";
+  let description = [{
+    What `tlx.async_descriptor_store(desc, buf, offsets)` emits. Completion
+    is awaited with `ttng.async_tma_store_wait`. Becomes
+    `ttng.async_tma_copy_local_to_global`.
+
+    ```mlir
+    tlx.async_descriptor_store %desc[%x, %y] %buf : !tt.tensordesc<tensor<128x64xf16>>, !ttg.memdesc<128x64xf16, #nvmma, #smem, mutable>
+    ```
+  }];
+  let arguments = (ins AnyType:$desc, Variadic<I32>:$coord, TLX_MemDesc:$src);
+  let assemblyFormat = [{
+    $desc `[` $coord `]` $src attr-dict `:` type($desc) `,` type($src)
+  }];
+  let hasVerifier = 1;
+}
+
+#endif // TLX_TMA_OPS_TD

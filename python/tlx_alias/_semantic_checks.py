@@ -1,0 +1,43 @@
+"""Argument checks shared by the kernel-side builtins (kept apart from the
+builders, as in Gluon's _semantic.py)."""
+from triton.language import core as tl_core
+
+from .types import buffered_tensor, storage_kind
+
+
+def constexpr_int(value, what, minimum=None):
+    value = tl_core._unwrap_if_constexpr(value)
+    if not isinstance(value, int) or isinstance(value, bool):
+        raise ValueError(f"{what} must be a compile-time integer, got {value!r}")
+    if minimum is not None and value < minimum:
+        raise ValueError(f"{what} must be at least {minimum}, got {value}")
+    return value
+
+
+def single_buffer(view, what, storage=storage_kind.smem):
+    view = tl_core._unwrap_if_constexpr(view)
+    if not isinstance(view, buffered_tensor):
+        raise TypeError(f"{what} expects a buffered_tensor, got {type(view).__name__}")
+    if view.num is not None:
+        raise ValueError(f"{what} needs one buffer: index the allocation first (buf[i])")
+    if storage is not None and view.storage != storage:
+        raise ValueError(f"{what} supports {storage.value} buffers only, got {view.storage.value}")
+    return view
+
+
+def scalar_i1(value, what, semantic):
+    """A predicate: None (true), a Python/constexpr bool, or a scalar tensor."""
+    value = tl_core._unwrap_if_constexpr(value)
+    if value is None:
+        value = True
+    tensor = semantic.to_tensor(value)
+    if tensor.type.is_block():
+        raise TypeError(f"{what} must be a scalar, got {tensor.type}")
+    return semantic.cast(tensor, tl_core.int1) if tensor.dtype != tl_core.int1 else tensor
+
+
+def scalar_i32(value, what, semantic):
+    tensor = semantic.to_tensor(tl_core._unwrap_if_constexpr(value))
+    if tensor.type.is_block() or not tensor.dtype.is_int():
+        raise TypeError(f"{what} must be a scalar integer, got {tensor.type}")
+    return semantic.cast(tensor, tl_core.int32)

@@ -1,0 +1,44 @@
+"""Small kernel-side helpers of TLX's API."""
+import triton.language as tl
+from triton.language import core as tl_core
+
+from .types import buffered_tensor
+
+
+@tl_core.builtin
+def dtype_of(v, _semantic=None):
+    """The element type of a tensor (the pointee for pointers), a tensor
+    descriptor or a buffer."""
+    v = tl_core._unwrap_if_constexpr(v)
+    if isinstance(v, tl.tensor):
+        dtype = v.type.element_ty if v.type.is_block() else v.dtype
+        return dtype.element_ty if dtype.is_ptr() else dtype
+    if isinstance(v, tl_core.tensor_descriptor_base):
+        return v.block_type.element_ty
+    if isinstance(v, buffered_tensor):
+        return v.dtype
+    raise ValueError(f"dtype_of works on tensors, tensor descriptors and buffers, got {type(v).__name__}")
+
+
+@tl_core.builtin
+def size_of(dtype, _semantic=None):
+    """Bytes of one element of `dtype`."""
+    dtype = tl_core._unwrap_if_constexpr(dtype)
+    if not isinstance(dtype, tl.dtype):
+        raise TypeError(f"size_of expects a dtype, got {type(dtype).__name__}")
+    return tl.constexpr(dtype.primitive_bitwidth // 8)
+
+
+@tl_core.builtin
+def cluster_cta_rank(_semantic=None):
+    """This CTA's rank in its cluster: 0 (tlx_alias compiles 1-CTA clusters)."""
+    num_ctas = getattr(getattr(_semantic.builder, "options", None), "num_ctas", 1)
+    if num_ctas != 1:
+        raise ValueError(f"cluster_cta_rank: CTA clusters (num_ctas={num_ctas}) are not supported yet")
+    return _semantic.to_tensor(0)
+
+
+@tl_core.builtin
+def cluster_size_1d(_semantic=None):
+    """CTAs per cluster: 1."""
+    return tl.constexpr(1)

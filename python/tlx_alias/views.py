@@ -1,0 +1,97 @@
+"""Views of one shared-memory buffer: transposed, sliced, reinterpreted.
+
+Each is a stock `ttg` memdesc op built in TTIR; the view keeps pointing at
+the same bytes (also inside a storage_alias_spec, whose lowering rewrites the
+buffer index underneath).
+"""
+import re
+
+import triton.language as tl
+from triton.language import core as tl_core
+
+from . import _ir
+from ._semantic_checks import single_buffer
+from .types import buffered_tensor, storage_kind
+
+
+def _ints(values, what):
+    values = tl_core._unwrap_if_constexpr(values)
+    if not isinstance(values, (list, tuple, tl.tuple)):
+        raise TypeError(f"{what} must be a list of compile-time integers, got {values!r}")
+    out = tuple(tl_core._unwrap_if_constexpr(v) for v in values)
+    if not all(isinstance(v, int) and not isinstance(v, bool) for v in out):
+        raise ValueError(f"{what} must be compile-time integers, got {out}")
+    return out
+
+
+def _transposed_layout(layout_text, dims):
+    if layout_text.startswith("#ttg.nvmma_shared"):
+        if dims != (1, 0):
+            raise ValueError(f"local_trans: NVMMA buffers transpose with dims (1, 0), got {dims}")
+        flipped = "true" if "transposed = false" in layout_text else "false"
+        return re.sub(r"transposed = (true|false)", f"transposed = {flipped}", layout_text)
+    match = re.search(r"order = \[([0-9, ]*)\]", layout_text)
+    if layout_text.startswith("#ttg.swizzled_shared") and match:
+        order = [int(v) for v in match.group(1).split(",")]
+        inverse = [dims.index(d) for d in order]
+        return layout_text.replace(match.group(0), f"order = [{', '.join(map(str, inverse))}]")
+    raise ValueError(f"local_trans: cannot transpose a buffer of layout {layout_text}")
+
+
+def _view(buf, handle, shape=None, layout_text=None, dtype=None, alloc_shape=None):
+    return buffered_tensor(handle, dtype or buf.dtype, shape or buf.shape, None, buf.storage,
+                           layout_text or buf.layout_text, buf.spec, alloc_shape)
+
+
+@tl_core.builtin
+def local_trans(input, dims=(1, 0), _semantic=None):
+    """The buffer with its dimensions permuted (no data moves): e.g. B^T as
+    wgmma's B operand."""
+    buf = single_buffer(input, "local_trans")
+    dims = _ints(dims, "dims")
+    if sorted(dims) != list(range(len(buf.shape))):
+        raise ValueError(f"local_trans: dims {dims} is not a permutation of the buffer's "
+                         f"{len(buf.shape)} dimensions")
+    shape = tuple(buf.shape[d] for d in dims)
+    layout = _transposed_layout(buf.layout_text, dims)
+    view = _view(buf, None, shape, layout)
+    (handle, ) = _ir.create_op(_semantic.builder, "ttg.memdesc_trans", [buf.handle], [view.memdesc_text()],
+                               {"order": f"array<i32: {', '.join(map(str, dims))}>"})
+    view.handle = handle
+    return view
+
+
+@tl_core.builtin
+def local_slice(buffer, offset, shape, _semantic=None):
+    """The sub-tile of `shape` at `offset` of one shared-memory buffer."""
+    buf = single_buffer(buffer, "local_slice")
+    offset, shape = _ints(offset, "offset"), _ints(shape, "shape")
+    if len(offset) != len(buf.shape) or len(shape) != len(buf.shape):
+        raise ValueError(f"local_slice: offset {offset} and shape {shape} need {len(buf.shape)} entries")
+    for o, s, full in zip(offset, shape, buf.shape):
+        if o < 0 or s <= 0 or o + s > full:
+            raise ValueError(f"local_slice: [{o}, {o + s}) is outside a dimension of {full}")
+    view = _view(buf, None, shape, alloc_shape=buf.alloc_shape or buf.shape)
+    (handle, ) = _ir.create_op(_semantic.builder, "ttg.memdesc_subslice", [buf.handle], [view.memdesc_text()],
+                               {"offsets": f"array<i32: {', '.join(map(str, offset))}>"})
+    view.handle = handle
+    return view
+
+
+@tl_core.builtin
+def local_reinterpret(src, dtype, shape=None, _semantic=None):
+    """The same bytes as another dtype (and shape); the layout is kept."""
+    buf = single_buffer(src, "local_reinterpret", storage=None)
+    dtype = tl_core._unwrap_if_constexpr(dtype)
+    if not isinstance(dtype, tl.dtype):
+        raise TypeError(f"local_reinterpret: dtype must be a triton dtype, got {type(dtype).__name__}")
+    shape = buf.shape if tl_core._unwrap_if_constexpr(shape) is None else _ints(shape, "shape")
+    bits = 64 if dtype.is_ptr() else dtype.primitive_bitwidth
+    layout = re.sub(r"elementBitWidth = \d+", f"elementBitWidth = {bits}", buf.layout_text)
+    view = _view(buf, None, shape, layout, dtype)
+    if view.buffer_bytes > buf.buffer_bytes and buf.storage == storage_kind.smem:
+        raise ValueError(f"local_reinterpret: {view.buffer_bytes} bytes of {dtype} {shape} do not fit in "
+                         f"the {buf.buffer_bytes}-byte buffer")
+    (handle, ) = _ir.create_op(_semantic.builder, "ttg.memdesc_reinterpret", [buf.handle], [view.memdesc_text()])
+    view.handle = handle
+    return view
