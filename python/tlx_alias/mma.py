@@ -53,7 +53,7 @@ def async_dot(A, B, acc=None, use_acc=None, pred=None, mBarriers=[], two_ctas=Fa
     acc = tl_core._unwrap_if_constexpr(acc)
     out_dtype = tl_core._unwrap_if_constexpr(out_dtype)
     if acc is None:
-        acc = _semantic.zeros([m, n], out_dtype)
+        acc = _semantic.full([m, n], 0, out_dtype)
     elif isinstance(acc, buffered_tensor):
         raise ValueError("async_dot: a tensor-memory accumulator needs tcgen05 (sm_100); on Hopper "
                          "the accumulator is a register tensor")

@@ -4,6 +4,7 @@ Each is a stock `ttg` memdesc op built in TTIR; the view keeps pointing at
 the same bytes (also inside a storage_alias_spec, whose lowering rewrites the
 buffer index underneath).
 """
+import math
 import re
 
 import triton.language as tl
@@ -11,7 +12,7 @@ from triton.language import core as tl_core
 
 from . import _ir
 from ._semantic_checks import single_buffer
-from .types import buffered_tensor, storage_kind
+from .types import buffered_tensor, memdesc_text, storage_kind
 
 
 def _ints(values, what):
@@ -38,9 +39,14 @@ def _transposed_layout(layout_text, dims):
     raise ValueError(f"local_trans: cannot transpose a buffer of layout {layout_text}")
 
 
-def _view(buf, handle, shape=None, layout_text=None, dtype=None, alloc_shape=None):
-    return buffered_tensor(handle, dtype or buf.dtype, shape or buf.shape, None, buf.storage,
-                           layout_text or buf.layout_text, buf.spec, alloc_shape)
+def _view(semantic, op, buf, operands, attributes=None, shape=None, layout_text=None, dtype=None,
+          alloc_shape=None):
+    """Builds `op` producing a view of `buf` with the given changes."""
+    dtype, shape = dtype or buf.dtype, shape or buf.shape
+    layout_text = layout_text or buf.layout_text
+    text = memdesc_text(dtype, shape, None, buf.storage, layout_text, alloc_shape)
+    (handle, ) = _ir.create_op(semantic.builder, op, operands, [text], attributes)
+    return buffered_tensor(handle, dtype, shape, None, buf.storage, layout_text, buf.spec, alloc_shape)
 
 
 @tl_core.builtin
@@ -54,11 +60,8 @@ def local_trans(input, dims=(1, 0), _semantic=None):
                          f"{len(buf.shape)} dimensions")
     shape = tuple(buf.shape[d] for d in dims)
     layout = _transposed_layout(buf.layout_text, dims)
-    view = _view(buf, None, shape, layout)
-    (handle, ) = _ir.create_op(_semantic.builder, "ttg.memdesc_trans", [buf.handle], [view.memdesc_text()],
-                               {"order": f"array<i32: {', '.join(map(str, dims))}>"})
-    view.handle = handle
-    return view
+    return _view(_semantic, "ttg.memdesc_trans", buf, [buf.handle],
+                 {"order": f"array<i32: {', '.join(map(str, dims))}>"}, shape, layout)
 
 
 @tl_core.builtin
@@ -71,11 +74,9 @@ def local_slice(buffer, offset, shape, _semantic=None):
     for o, s, full in zip(offset, shape, buf.shape):
         if o < 0 or s <= 0 or o + s > full:
             raise ValueError(f"local_slice: [{o}, {o + s}) is outside a dimension of {full}")
-    view = _view(buf, None, shape, alloc_shape=buf.alloc_shape or buf.shape)
-    (handle, ) = _ir.create_op(_semantic.builder, "ttg.memdesc_subslice", [buf.handle], [view.memdesc_text()],
-                               {"offsets": f"array<i32: {', '.join(map(str, offset))}>"})
-    view.handle = handle
-    return view
+    return _view(_semantic, "ttg.memdesc_subslice", buf, [buf.handle],
+                 {"offsets": f"array<i32: {', '.join(map(str, offset))}>"}, shape,
+                 alloc_shape=buf.alloc_shape or buf.shape)
 
 
 @tl_core.builtin
@@ -88,10 +89,8 @@ def local_reinterpret(src, dtype, shape=None, _semantic=None):
     shape = buf.shape if tl_core._unwrap_if_constexpr(shape) is None else _ints(shape, "shape")
     bits = 64 if dtype.is_ptr() else dtype.primitive_bitwidth
     layout = re.sub(r"elementBitWidth = \d+", f"elementBitWidth = {bits}", buf.layout_text)
-    view = _view(buf, None, shape, layout, dtype)
-    if view.buffer_bytes > buf.buffer_bytes and buf.storage == storage_kind.smem:
-        raise ValueError(f"local_reinterpret: {view.buffer_bytes} bytes of {dtype} {shape} do not fit in "
+    nbytes = math.ceil(math.prod(shape) * bits / 8)
+    if nbytes > buf.buffer_bytes and buf.storage == storage_kind.smem:
+        raise ValueError(f"local_reinterpret: {nbytes} bytes of {dtype} {shape} do not fit in "
                          f"the {buf.buffer_bytes}-byte buffer")
-    (handle, ) = _ir.create_op(_semantic.builder, "ttg.memdesc_reinterpret", [buf.handle], [view.memdesc_text()])
-    view.handle = handle
-    return view
+    return _view(_semantic, "ttg.memdesc_reinterpret", buf, [buf.handle], None, shape, layout, dtype)

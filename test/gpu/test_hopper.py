@@ -1,0 +1,55 @@
+"""Each Hopper primitive on a real GPU, with the kernels of
+test/hopper_kernels.py: TMA into an aliased slot, mbarrier phase flips
+between a producer and a consumer task, async_dot waits (with and without a
+transposed B), a TMA store. Run on an H100/H200 (see README: GPU tests)."""
+import os
+import sys
+
+import pytest
+import torch
+import triton
+from triton.tools.tensor_descriptor import TensorDescriptor
+
+import tlx_alias  # noqa: F401
+
+sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+import hopper_kernels as hk  # noqa: E402
+
+
+def descriptor(t, block):
+    return TensorDescriptor(t, list(t.shape), list(t.stride()), block)
+
+
+def test_tma_into_aliased_slot():
+    x = torch.randn((256, 64), device="cuda", dtype=torch.float16)
+    out = torch.empty((64, 64), device="cuda", dtype=torch.float16)
+    hk.tma_into_aliased_slot[(1, )](descriptor(x, [64, 64]), out, ROW=128, B=64)
+    torch.testing.assert_close(out, x[128:192], rtol=0, atol=0)
+
+
+@pytest.mark.parametrize("stages", [2, 3])
+def test_producer_consumer_barrier_phases(stages):
+    tiles = 7  # more tiles than slots: every barrier goes through several phases
+    x = torch.randn((tiles * 64, 64), device="cuda", dtype=torch.float16)
+    out = torch.empty((64, 64), device="cuda", dtype=torch.float32)
+    hk.producer_consumer_sum[(1, )](descriptor(x, [64, 64]), out, NUM_TILES=tiles, B=64, STAGES=stages)
+    expected = x.float().reshape(tiles, 64, 64).sum(0)
+    torch.testing.assert_close(out, expected, rtol=1e-5, atol=1e-4)
+
+
+@pytest.mark.parametrize("trans_b", [False, True])
+def test_async_dot_wait(trans_b):
+    a = torch.randn((64, 64), device="cuda", dtype=torch.float16)
+    b = torch.randn((64, 128), device="cuda", dtype=torch.float16)
+    b_in = b.t().contiguous() if trans_b else b
+    out = torch.empty((64, 128), device="cuda", dtype=torch.float32)
+    hk.async_dot_tile[(1, )](descriptor(a, [64, 64]), descriptor(b_in, list(b_in.shape)), out, M=64, N=128, K=64,
+                             TRANS_B=trans_b)
+    torch.testing.assert_close(out, a.float() @ b.float(), rtol=1e-3, atol=1e-2)
+
+
+def test_tma_store():
+    x = torch.randn((64, 64), device="cuda", dtype=torch.float16)
+    out = torch.zeros_like(x)
+    hk.tma_store_tile[(1, )](descriptor(x, [64, 64]), descriptor(out, [64, 64]), B=64)
+    torch.testing.assert_close(out, x * 2, rtol=0, atol=0)

@@ -1,0 +1,92 @@
+"""Small kernels, one per Hopper primitive, shared by the CPU compile tests
+(test/python) and the GPU tests (test/gpu)."""
+import triton
+import triton.language as tl
+
+import tlx_alias as tlx
+from tlx_alias.warp_spec import get_bufidx_phase
+
+
+@triton.jit
+def tma_into_aliased_slot(desc, out_ptr, ROW: tl.constexpr, B: tl.constexpr):
+    # `tile` shares storage with `scratch` and sits after `pad` (distinct):
+    # its slot 1 lies at a non-zero offset of the spec.
+    spec = tlx.storage_alias_spec(storage=tlx.storage_kind.smem)
+    tile = tlx.local_alloc((B, B), tl.float16, 2, reuse=spec)
+    scratch = tlx.local_alloc((B, B), tl.float32, 2, reuse=spec)
+    pad = tlx.local_alloc((B, B), tl.float16, 2, reuse=spec)
+    spec.set_buffer_overlap(tlx.reuse_group(
+        pad, tlx.reuse_group(tile, scratch, group_type=tlx.reuse_group_type.shared),
+        group_type=tlx.reuse_group_type.distinct))
+    bars = tlx.alloc_barriers(num_barriers=1)
+    tlx.barrier_expect_bytes(bars[0], B * B * tlx.size_of(tlx.dtype_of(desc)))
+    tlx.async_descriptor_load(desc, tile[1], [ROW, 0], bars[0])
+    tlx.barrier_wait(bars[0], 0)
+    x = tlx.local_load(tile[1])
+    offs = tl.arange(0, B)
+    tl.store(out_ptr + offs[:, None] * B + offs[None, :], x)
+
+
+@triton.jit
+def producer_consumer_sum(desc, out_ptr, NUM_TILES: tl.constexpr, B: tl.constexpr, STAGES: tl.constexpr):
+    # A TMA producer task and a consumer task hand a ring of STAGES slots
+    # over through full/empty mbarriers; NUM_TILES > STAGES flips phases.
+    ring = tlx.local_alloc((B, B), tl.float16, STAGES)
+    full = tlx.alloc_barriers(num_barriers=STAGES, arrive_count=1)
+    empty = tlx.alloc_barriers(num_barriers=STAGES, arrive_count=1)
+    with tlx.async_tasks():
+        with tlx.async_task("default"):
+            for t in range(NUM_TILES):
+                slot, phase = get_bufidx_phase(t, STAGES)
+                tlx.barrier_wait(empty[slot], phase ^ 1)
+                tlx.barrier_expect_bytes(full[slot], B * B * 2)
+                tlx.async_descriptor_load(desc, ring[slot], [t * B, 0], full[slot])
+        with tlx.async_task(num_warps=4, registers=232):
+            acc = tl.zeros((B, B), tl.float32)
+            for t in range(NUM_TILES):
+                slot, phase = get_bufidx_phase(t, STAGES)
+                tlx.barrier_wait(full[slot], phase)
+                acc += tlx.local_load(ring[slot]).to(tl.float32)
+                tlx.barrier_arrive(empty[slot])
+            offs = tl.arange(0, B)
+            tl.store(out_ptr + offs[:, None] * B + offs[None, :], acc)
+
+
+@triton.jit
+def async_dot_tile(a_desc, b_desc, out_ptr, M: tl.constexpr, N: tl.constexpr, K: tl.constexpr,
+                   TRANS_B: tl.constexpr):
+    # D = A @ B with wgmma reading both operands from shared memory; with
+    # TRANS_B, B arrives as N x K and is read through local_trans.
+    a = tlx.local_alloc((M, K), tl.float16, 1)
+    if TRANS_B:
+        b = tlx.local_alloc((N, K), tl.float16, 1)
+    else:
+        b = tlx.local_alloc((K, N), tl.float16, 1)
+    bars = tlx.alloc_barriers(num_barriers=1)
+    tlx.barrier_expect_bytes(bars[0], (M * K + K * N) * 2)
+    tlx.async_descriptor_load(a_desc, a[0], [0, 0], bars[0])
+    tlx.async_descriptor_load(b_desc, b[0], [0, 0], bars[0])
+    tlx.barrier_wait(bars[0], 0)
+    if TRANS_B:
+        acc = tlx.async_dot(a[0], tlx.local_trans(b[0]))
+    else:
+        acc = tlx.async_dot(a[0], b[0])
+    acc = tlx.async_dot_wait(0, acc)
+    offs_m = tl.arange(0, M)
+    offs_n = tl.arange(0, N)
+    tl.store(out_ptr + offs_m[:, None] * N + offs_n[None, :], acc)
+
+
+@triton.jit
+def tma_store_tile(in_desc, out_desc, B: tl.constexpr):
+    # TMA load, a register round trip (x * 2), local_store, fence, TMA store.
+    buf = tlx.local_alloc((B, B), tl.float16, 2)
+    bars = tlx.alloc_barriers(num_barriers=1)
+    tlx.barrier_expect_bytes(bars[0], B * B * 2)
+    tlx.async_descriptor_load(in_desc, buf[0], [0, 0], bars[0])
+    tlx.barrier_wait(bars[0], 0)
+    x = tlx.local_load(buf[0])
+    tlx.local_store(buf[1], x * 2)
+    tlx.fence_async_shared()
+    tlx.async_descriptor_store(out_desc, buf[1], [0, 0])
+    tlx.async_descriptor_store_wait(0)
