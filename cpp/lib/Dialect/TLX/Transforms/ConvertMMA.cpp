@@ -163,6 +163,7 @@ struct TLXConvertMMAPass : impl::TLXConvertMMABase<TLXConvertMMAPass> {
       if (failed(converted))
         return signalPassFailure();
     }
+    resolveLayoutBridges(module);
   }
 };
 

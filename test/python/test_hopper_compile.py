@@ -1,0 +1,182 @@
+"""The Hopper primitives compiled for sm_90 on the CPU: the PTX has the
+instructions each one stands for, cp.async wait counts are kept as written,
+and bad input is a CompilationError at the kernel's line."""
+import os
+import re
+import sys
+
+import pytest
+import triton
+import triton.language as tl
+from triton.backends.compiler import GPUTarget
+from triton.compiler.errors import CompilationError
+
+import tlx_alias as tlx
+
+sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+import hopper_kernels as hk  # noqa: E402
+
+TARGET = GPUTarget("cuda", 90, 32)
+
+
+def compile_for_sm90(fn, signature, constexprs, **options):
+    signature = dict(signature, **{name: "constexpr" for name in constexprs})
+    attrs = {(i, ): [["tt.divisibility", 16]] for i, kind in enumerate(signature.values())
+             if kind.startswith("*") or kind == "i32"}
+    src = triton.compiler.ASTSource(fn=fn, signature=signature, constexprs=constexprs, attrs=attrs)
+    return triton.compile(src, target=TARGET, options=options)
+
+
+def ptx_count(kernel, instruction):
+    """Occurrences of `instruction` (spaces match any whitespace) in the PTX."""
+    pattern = r"\s+".join(re.escape(part) for part in instruction.split(" "))
+    return len(re.findall(pattern, kernel.asm["ptx"]))
+
+
+D64 = "tensordesc<fp16[64, 64]>"
+
+
+def test_tma_into_aliased_slot():
+    k = compile_for_sm90(hk.tma_into_aliased_slot, {"desc": D64, "out_ptr": "*fp16"}, dict(ROW=64, B=64))
+    assert ptx_count(k, "cp.async.bulk.tensor.2d.shared::cta.global.mbarrier::complete_tx::bytes") == 1
+    assert ptx_count(k, "mbarrier.try_wait") == 1
+    assert ptx_count(k, "mbarrier.init.shared") == 1
+    # pad (16 KiB of 2 x 8 KiB) then the shared tile/scratch (2 x 16 KiB), plus the barrier.
+    assert k.metadata.shared == 16384 + 32768 + 8
+    assert "tlx." not in k.asm["ttgir"]
+
+
+def test_producer_consumer_tasks():
+    k = compile_for_sm90(hk.producer_consumer_sum, {"desc": D64, "out_ptr": "*fp32"},
+                         dict(NUM_TILES=6, B=64, STAGES=2))
+    ttgir = k.asm["ttgir"]
+    assert re.search(r"ttg.warp_specialize\(.*\) attributes \{.*requestedRegisters = array<i32: 232>", ttgir)
+    assert "partition0(" in ttgir and "num_warps(4)" in ttgir
+    # 8 warps in all leave 256 registers a thread: the partition gives back to 232.
+    assert ptx_count(k, "setmaxnreg.dec.sync.aligned.u32 232") == 1
+    assert ptx_count(k, "cp.async.bulk.tensor") >= 1
+    assert ptx_count(k, "mbarrier.arrive") >= 1
+
+
+@pytest.mark.parametrize("trans_b", [False, True])
+def test_async_dot(trans_b):
+    b_block = "tensordesc<fp16[128, 64]>" if trans_b else "tensordesc<fp16[64, 128]>"
+    k = compile_for_sm90(hk.async_dot_tile, {"a_desc": D64, "b_desc": b_block, "out_ptr": "*fp32"},
+                         dict(M=64, N=128, K=64, TRANS_B=trans_b))
+    ttgir = k.asm["ttgir"]
+    assert re.search(r"ttng.warp_group_dot .*isAsync = true", ttgir)
+    assert "ttng.warp_group_dot_wait" in ttgir and "{pendings = 0 : i32}" in ttgir
+    assert ptx_count(k, "wgmma.mma_async.sync.aligned.m64n128k16.f32.f16.f16") == 4
+    assert ptx_count(k, "wgmma.wait_group.sync.aligned 0") == 1
+    if trans_b:
+        assert "transposed = true" in ttgir
+
+
+def test_tma_store():
+    k = compile_for_sm90(hk.tma_store_tile, {"in_desc": D64, "out_desc": D64}, dict(B=64))
+    assert ptx_count(k, "cp.async.bulk.tensor.2d.global.shared::cta.bulk_group") == 1
+    assert ptx_count(k, "cp.async.bulk.wait_group.read") == 1
+    assert ptx_count(k, "fence.proxy.async.shared::cta") >= 1
+
+
+@triton.jit
+def cp_async_ring(x_ptr, out_ptr, N: tl.constexpr, STAGES: tl.constexpr):
+    ring = tlx.local_alloc((64, 64), tl.float16, STAGES)
+    offs = tl.arange(0, 64)
+    ptrs = x_ptr + offs[:, None] * 64 + offs[None, :]
+    for i in tl.range(0, STAGES - 1):
+        tlx.async_load(ptrs + i * 4096, ring[i])
+        tlx.async_load_commit_group()
+    acc = tl.zeros((64, 64), tl.float32)
+    for k in tl.range(0, N, num_stages=0):
+        tlx.async_load_wait_group(STAGES - 2)
+        acc += tlx.local_load(ring[k % STAGES]).to(tl.float32)
+        tlx.async_load(ptrs + (k + STAGES - 1) * 4096, ring[(k + STAGES - 1) % STAGES])
+        tlx.async_load_commit_group()
+    tl.store(out_ptr + offs[:, None] * 64 + offs[None, :], acc)
+
+
+def test_async_load_wait_group_keeps_its_count():
+    # Triton's pipeliner would make a tokenless wait `num = 0`.
+    k = compile_for_sm90(cp_async_ring, {"x_ptr": "*fp16", "out_ptr": "*fp32"}, dict(N=8, STAGES=4))
+    assert "ttg.async_wait {num = 2 : i32}" in k.asm["ttgir"]
+    assert ptx_count(k, "cp.async.wait_group 2") == 1
+    assert ptx_count(k, "cp.async.wait_group 0") == 0
+
+
+def _compile_body(body, signature=None):
+    source = "def kernel(desc, out_ptr):\n" + "\n".join("    " + line for line in body.splitlines())
+    namespace = {"tlx": tlx, "tl": tl, "triton": triton}
+    import linecache
+    filename = f"<tlx-hopper-test-{abs(hash(source))}>"
+    linecache.cache[filename] = (len(source), None, source.splitlines(True), filename)
+    exec(compile(source, filename, "exec"), namespace)
+    fn = triton.JITFunction(namespace["kernel"])
+    return compile_for_sm90(fn, signature or {"desc": D64, "out_ptr": "*fp32"}, {})
+
+
+BUF = "buf = tlx.local_alloc((64, 64), tl.float16, 2)\nbars = tlx.alloc_barriers(2)\n"
+ERRORS = {
+    "zero_barriers": ("tlx.alloc_barriers(0)", "ValueError", "num_barriers must be at least 1, got 0"),
+    "not_a_barrier": (BUF + "tlx.barrier_wait(buf[0], 0)", "TypeError",
+                      "barrier_wait expects an mbarrier .*got buffered_tensor"),
+    "whole_barrier_allocation": (BUF + "tlx.barrier_arrive(bars)", "ValueError",
+                                 "barrier_arrive needs one barrier: index the allocation first"),
+    "tma_wrong_shape": ("small = tlx.local_alloc((32, 64), tl.float16, 1)\nbars = tlx.alloc_barriers(1)\n"
+                        "tlx.async_descriptor_load(desc, small[0], [0, 0], bars[0])", "ValueError",
+                        r"async_descriptor_load: buffer shape \(32, 64\) != descriptor block shape \(64, 64\)"),
+    "tma_wrong_layout": ("b = tlx.local_alloc((64, 64), tl.float16, 1, layout=tlx.swizzled_shared_layout())\n"
+                         "bars = tlx.alloc_barriers(1)\ntlx.async_descriptor_load(desc, b[0], [0, 0], bars[0])",
+                         "ValueError", "is not the one TMA gives this descriptor"),
+    "tma_offsets": (BUF + "tlx.async_descriptor_load(desc, buf[0], [0], bars[0])", "ValueError",
+                    "async_descriptor_load: 1 offsets for a 2-D descriptor"),
+    "dot_shape": ("a = tlx.local_alloc((64, 64), tl.float16, 1)\nb = tlx.local_alloc((32, 64), tl.float16, 1)\n"
+                  "tlx.async_dot(a[0], b[0])", "ValueError",
+                  "async_dot: A is 64x64 but B is 32x64: A's columns must equal B's rows"),
+    "dot_dtype": ("a = tlx.local_alloc((64, 64), tl.float16, 1)\nb = tlx.local_alloc((64, 64), tl.bfloat16, 1)\n"
+                  "tlx.async_dot(a[0], b[0])", "TypeError", "async_dot: A and B must have the same dtype"),
+    "dot_small_m": ("a = tlx.local_alloc((32, 64), tl.float16, 1)\nb = tlx.local_alloc((64, 64), tl.float16, 1)\n"
+                    "tlx.async_dot(a[0], b[0])", "ValueError", "wgmma needs M a multiple of 64"),
+    "task_outside_tasks": ("with tlx.async_task(num_warps=4):\n    pass", None,
+                           "tlx.async_task must be directly inside `with tlx.async_tasks"),
+    "statement_in_tasks": ("with tlx.async_tasks():\n    x = 1", None,
+                           "only `with tlx.async_task\\(...\\)` blocks may appear directly inside"),
+    "task_without_warps": ("with tlx.async_tasks():\n    with tlx.async_task(registers=232):\n        pass",
+                           None, "async_task needs num_warps"),
+    "bad_registers": ("with tlx.async_tasks():\n    with tlx.async_task(num_warps=4, registers=230):\n"
+                      "        pass", None, "registers must be a multiple of 8"),
+    "replica_id_outside": ("x = tlx.async_task_replica_id()", "ValueError",
+                           "async_task_replica_id must be called inside"),
+    "named_barrier_threads": ("tlx.named_barrier_wait(9, 100)", "ValueError",
+                              "arrive_count must be a positive multiple of 32"),
+}
+
+
+@pytest.mark.parametrize("name", sorted(ERRORS))
+def test_bad_input_is_a_compilation_error_at_the_line(name):
+    body, error_type, message = ERRORS[name]
+    with pytest.raises(CompilationError) as info:
+        _compile_body(body)
+    text = str(info.value)
+    if error_type is not None:
+        assert type(info.value.__cause__).__name__ == error_type, repr(info.value.__cause__)
+    assert re.search(message, text), text
+
+
+def test_replicas_trace_with_constexpr_ids():
+    body = ("bars = tlx.alloc_barriers(1)\n"
+            "with tlx.async_tasks():\n"
+            "    with tlx.async_task('default'):\n"
+            "        pass\n"
+            "    with tlx.async_task(num_warps=4, replicate=2, registers=232):\n"
+            "        cid: tl.constexpr = tlx.async_task_replica_id()\n"
+            "        if cid == 1:\n"
+            "            tlx.barrier_arrive(bars[0])\n"
+            "        tl.store(out_ptr + cid, cid * 1.0)\n")
+    k = _compile_body(body)
+    ttgir = k.asm["ttgir"]
+    partitions = ttgir.split("partition1")
+    # Only replica 1 arrives; each replica stores at its own index.
+    assert "ttng.arrive_barrier" not in partitions[0].split("partition0")[1]
+    assert "ttng.arrive_barrier" in partitions[1]
+    assert "requestedRegisters = array<i32: 232, 232>" in ttgir
