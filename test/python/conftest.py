@@ -41,3 +41,17 @@ def run_python(code, env_update=None, check=True, script_path=None):
 @pytest.fixture
 def python_run():
     return run_python
+
+
+def jit_from_body(body, params, namespace):
+    """A triton.JITFunction `kernel(<params>)` whose body is `body` (source
+    lines), registered with linecache so errors can quote its lines."""
+    import linecache
+
+    import triton
+    source = f"def kernel({params}):\n" + "\n".join("    " + line for line in body.splitlines())
+    filename = f"<tlx-test-{abs(hash(source))}>"
+    linecache.cache[filename] = (len(source), None, source.splitlines(True), filename)
+    scope = dict(namespace)
+    exec(compile(source, filename, "exec"), scope)
+    return triton.JITFunction(scope["kernel"])

@@ -10,6 +10,8 @@ import triton.language as tl
 from triton.backends.compiler import GPUTarget
 from triton.compiler.errors import CompilationError
 
+from conftest import jit_from_body
+
 TARGET = GPUTarget("cuda", 90, 32)
 
 
@@ -197,13 +199,7 @@ def test_legacy_reuse_warns_and_aliases_at_offset_zero(monkeypatch):
 
 def _compile_body(body, constexprs=None):
     """Compiles a kernel whose body is `body` (source lines)."""
-    source = "def kernel(out_ptr, N):\n" + "\n".join("    " + line for line in body.splitlines())
-    namespace = {"tlx": tlx, "tl": tl, "triton": triton}
-    import linecache
-    filename = f"<tlx-test-{abs(hash(source))}>"
-    linecache.cache[filename] = (len(source), None, source.splitlines(True), filename)
-    exec(compile(source, filename, "exec"), namespace)
-    fn = triton.JITFunction(namespace["kernel"])
+    fn = jit_from_body(body, "out_ptr, N", {"tlx": tlx, "tl": tl, "triton": triton})
     return compile_kernel(fn, constexprs, {"out_ptr": "*fp32", "N": "i32"})
 
 

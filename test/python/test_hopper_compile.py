@@ -11,6 +11,8 @@ import triton.language as tl
 from triton.backends.compiler import GPUTarget
 from triton.compiler.errors import CompilationError
 
+from conftest import jit_from_body
+
 import tlx_alias as tlx
 
 sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
@@ -105,13 +107,7 @@ def test_async_load_wait_group_keeps_its_count():
 
 
 def _compile_body(body, signature=None):
-    source = "def kernel(desc, out_ptr):\n" + "\n".join("    " + line for line in body.splitlines())
-    namespace = {"tlx": tlx, "tl": tl, "triton": triton}
-    import linecache
-    filename = f"<tlx-hopper-test-{abs(hash(source))}>"
-    linecache.cache[filename] = (len(source), None, source.splitlines(True), filename)
-    exec(compile(source, filename, "exec"), namespace)
-    fn = triton.JITFunction(namespace["kernel"])
+    fn = jit_from_body(body, "desc, out_ptr", {"tlx": tlx, "tl": tl, "triton": triton})
     return compile_for_sm90(fn, signature or {"desc": D64, "out_ptr": "*fp32"}, {})
 
 

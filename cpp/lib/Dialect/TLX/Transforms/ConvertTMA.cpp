@@ -75,7 +75,7 @@ LogicalResult setDescriptorLayout(Value desc, Attribute encoding, Operation *use
       return success();
     }
   } else if (Operation *def = desc.getDefiningOp();
-             def && def->getName().getStringRef() == "tt.make_tensor_descriptor") {
+             def && isOpNamed(def, kMakeTensorDescriptor)) {
     desc.setType(type);
     return success();
   }
@@ -93,7 +93,7 @@ LogicalResult convertLoad(AsyncDescriptorLoadOp load) {
   llvm::append_range(operands, load.getCoord());
   operands.append({load.getBarrier(), load.getResult(), load.getPred()});
   int32_t coords = load.getCoord().size();
-  createOp(builder, load.getLoc(), "ttng.async_tma_copy_global_to_local", operands, {},
+  createOp(builder, load.getLoc(), kTmaLoad, operands, {},
            {builder.getNamedAttr("operandSegmentSizes",
                                  builder.getDenseI32ArrayAttr({1, coords, 0, 1, 1, 1})),
             builder.getNamedAttr("cache", builder.getI32IntegerAttr(load.getCache())),
@@ -111,7 +111,7 @@ LogicalResult convertStore(AsyncDescriptorStoreOp store) {
   SmallVector<Value> operands{store.getDesc()};
   llvm::append_range(operands, store.getCoord());
   operands.push_back(store.getSrc());
-  createOp(builder, store.getLoc(), "ttng.async_tma_copy_local_to_global", operands, {});
+  createOp(builder, store.getLoc(), kTmaStore, operands, {});
   store.erase();
   return success();
 }
