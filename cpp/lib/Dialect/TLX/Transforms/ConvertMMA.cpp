@@ -119,6 +119,14 @@ LogicalResult convertDot(AsyncDotOp dot) {
                             builder.getI32IntegerAttr(dot.getMaxNumImpreciseAcc())),
        builder.getNamedAttr("isAsync", builder.getBoolAttr(true))});
   replaceWithEncoded(dot.getD(), wgmma->getResult(0));
+  // The kernel waits for its async_dots itself. Triton's pipeliner would
+  // otherwise make every wgmma of a loop it schedules wait for itself
+  // (ttng.warp_group_dot_wait {pendings = 0} right after it), which drains
+  // what async_dot_wait(1) keeps in flight: loops around a tlx MMA are not
+  // software-pipelined by triton (as `tl.range(..., num_stages=0)`).
+  for (Operation *parent = wgmma->getParentOp(); parent; parent = parent->getParentOp())
+    if (parent->getName().getStringRef() == "scf.for" && !parent->hasAttr("tt.num_stages"))
+      parent->setAttr("tt.num_stages", builder.getI32IntegerAttr(0));
   dot.erase();
   return success();
 }
