@@ -21,7 +21,8 @@ def single_buffer(view, what, storage=storage_kind.smem):
     if view.num is not None:
         raise ValueError(f"{what} needs one buffer: index the allocation first (buf[i])")
     if storage is not None and view.storage != storage:
-        raise ValueError(f"{what} supports {storage.value} buffers only, got {view.storage.value}")
+        kind = "shared-memory" if storage == storage_kind.smem else storage.value
+        raise ValueError(f"{what} supports {kind} buffers only, got {view.storage.value}")
     return view
 
 

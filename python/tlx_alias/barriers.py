@@ -22,6 +22,14 @@ def _barrier(bar, what):
     return bar
 
 
+def _with_optional_pred(operands, pred, semantic):
+    """Appends the i1 of an optional predicate operand (None: no operand)."""
+    pred = tl_core._unwrap_if_constexpr(pred)
+    if pred is not None:
+        operands.append(scalar_i1(pred, "pred", semantic).handle)
+    return operands
+
+
 def _alloc(num_barriers, arrive_count, is_warp_barrier, semantic):
     text = memdesc_text(tl.int64, (1, ), num_barriers, storage_kind.smem, mbarrier.BARRIER_LAYOUT)
     (handle, ) = _ir.create_op(semantic.builder, "ttg.local_alloc", [], [text])
@@ -71,10 +79,7 @@ def barrier_wait(bar, phase, pred=None, _semantic=None):
     """Waits until `bar` has completed the phase with parity `phase`."""
     bar = _barrier(bar, "barrier_wait")
     phase = scalar_i32(phase, "phase", _semantic)
-    operands = [bar.handle, phase.handle]
-    pred = tl_core._unwrap_if_constexpr(pred)
-    if pred is not None:
-        operands.append(scalar_i1(pred, "pred", _semantic).handle)
+    operands = _with_optional_pred([bar.handle, phase.handle], pred, _semantic)
     _ir.create_op(_semantic.builder, "ttng.wait_barrier", operands, [],
                   {"operandSegmentSizes": f"array<i32: 1, 1, {len(operands) - 2}, 0>"})
 
@@ -91,10 +96,7 @@ def barrier_arrive(bar, arrive_count=tl.constexpr(1), remote_cta_rank=None, pred
     if bar.is_warp_barrier:
         from .warp_specialize import current_num_warps
         arrive_count *= 32 * current_num_warps(_semantic)
-    operands = [bar.handle]
-    pred = tl_core._unwrap_if_constexpr(pred)
-    if pred is not None:
-        operands.append(scalar_i1(pred, "pred", _semantic).handle)
+    operands = _with_optional_pred([bar.handle], pred, _semantic)
     _ir.create_op(_semantic.builder, "ttng.arrive_barrier", operands, [], {"count": f"{arrive_count} : i32"})
 
 

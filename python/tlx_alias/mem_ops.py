@@ -5,6 +5,7 @@ import triton.language as tl
 from triton.language import core as tl_core
 
 from . import _ir
+from ._semantic_checks import single_buffer
 from .layouts import as_layout, default_shared_layout, tensor_memory_layout
 from .types import (buffered_tensor, mbarrier, memdesc_text, reuse_group, reuse_group_type,
                     storage_alias_spec, storage_kind)
@@ -101,17 +102,6 @@ def local_view(buf, index, _semantic=None):
     return buffered_tensor(handle, buf.dtype, buf.shape, None, buf.storage, buf.layout_text, buf.spec)
 
 
-def _single_buffer(view, what):
-    view = tl_core._unwrap_if_constexpr(view)
-    if not isinstance(view, buffered_tensor):
-        raise TypeError(f"{what} expects a buffered_tensor, got {type(view).__name__}")
-    if view.num is not None:
-        raise ValueError(f"{what} needs one buffer: index the allocation first (buf[i])")
-    if view.storage != storage_kind.smem:
-        raise ValueError(f"{what} supports shared-memory buffers only, got {view.storage.value}")
-    return view
-
-
 def _check_shape(what, tensor, view):
     shape = tuple(tl_core._unwrap_if_constexpr(d) for d in tensor.shape)
     if shape != view.shape:
@@ -126,7 +116,7 @@ def _tensor_text(dtype, shape):
 @tl_core.builtin
 def local_load(view, _semantic=None):
     """Loads one buffer into a tensor."""
-    view = _single_buffer(view, "local_load")
+    view = single_buffer(view, "local_load")
     (handle, ) = _ir.create_op(_semantic.builder, "tlx.local_load", [view.handle],
                                [_tensor_text(view.dtype, view.shape)])
     return tl.tensor(handle, tl.block_type(view.dtype, list(view.shape)))
@@ -135,7 +125,7 @@ def local_load(view, _semantic=None):
 @tl_core.builtin
 def local_store(view, value, _semantic=None):
     """Stores a tensor into one buffer."""
-    view = _single_buffer(view, "local_store")
+    view = single_buffer(view, "local_store")
     value = _semantic.to_tensor(value)
     if value.type.is_block():
         _check_shape("local_store: value", value, view)
@@ -230,7 +220,7 @@ def async_load(src, result, mask=None, other=None, _semantic=None):
     """Starts copying the tile at pointers `src` into one shared-memory buffer
     (cp.async). Commit with async_load_commit_group, wait with
     async_load_wait_group before reading the buffer."""
-    view = _single_buffer(result, "async_load")
+    view = single_buffer(result, "async_load")
     src = _semantic.to_tensor(src)
     if not src.type.is_block() or not src.dtype.is_ptr():
         raise TypeError(f"async_load expects a tensor of pointers, got {src.type}")

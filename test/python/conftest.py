@@ -55,3 +55,19 @@ def jit_from_body(body, params, namespace):
     scope = dict(namespace)
     exec(compile(source, filename, "exec"), scope)
     return triton.JITFunction(scope["kernel"])
+
+
+def expect_compilation_error(compile_body, body, error_type, message):
+    """Compiles `body`, which must fail with a CompilationError whose text
+    matches `message` (a regex) and whose cause is of class `error_type`
+    (None: any); returns the error's text."""
+    import re
+
+    from triton.compiler.errors import CompilationError
+    with pytest.raises(CompilationError) as info:
+        compile_body(body)
+    text = str(info.value)
+    if error_type is not None:
+        assert type(info.value.__cause__).__name__ == error_type, repr(info.value.__cause__)
+    assert re.search(message, text), text
+    return text

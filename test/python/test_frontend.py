@@ -10,7 +10,7 @@ import triton.language as tl
 from triton.backends.compiler import GPUTarget
 from triton.compiler.errors import CompilationError
 
-from conftest import jit_from_body
+from conftest import expect_compilation_error, jit_from_body
 
 TARGET = GPUTarget("cuda", 90, 32)
 
@@ -260,12 +260,7 @@ VALIDATION = {
 @pytest.mark.parametrize("name", sorted(VALIDATION))
 def test_validation_error_is_a_compilation_error_at_the_line(name):
     body, error_type, message = VALIDATION[name]
-    with pytest.raises(CompilationError) as info:
-        _compile_body(body)
-    text = str(info.value)
-    if error_type is not None:
-        assert type(info.value.__cause__).__name__ == error_type, repr(info.value.__cause__)
-    assert re.search(message, text), text
+    text = expect_compilation_error(_compile_body, body, error_type, message)
     # The failing line is quoted with a caret under it.
     failing_line = body.splitlines()[-1].strip()
     assert failing_line.split("(")[0] in text

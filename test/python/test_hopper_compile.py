@@ -9,9 +9,8 @@ import pytest
 import triton
 import triton.language as tl
 from triton.backends.compiler import GPUTarget
-from triton.compiler.errors import CompilationError
 
-from conftest import jit_from_body
+from conftest import expect_compilation_error, jit_from_body
 
 import tlx_alias as tlx
 
@@ -151,12 +150,7 @@ ERRORS = {
 @pytest.mark.parametrize("name", sorted(ERRORS))
 def test_bad_input_is_a_compilation_error_at_the_line(name):
     body, error_type, message = ERRORS[name]
-    with pytest.raises(CompilationError) as info:
-        _compile_body(body)
-    text = str(info.value)
-    if error_type is not None:
-        assert type(info.value.__cause__).__name__ == error_type, repr(info.value.__cause__)
-    assert re.search(message, text), text
+    expect_compilation_error(_compile_body, body, error_type, message)
 
 
 def test_replicas_trace_with_constexpr_ids():
