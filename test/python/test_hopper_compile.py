@@ -170,3 +170,27 @@ def test_replicas_trace_with_constexpr_ids():
     assert "ttng.arrive_barrier" not in partitions[0].split("partition0")[1]
     assert "ttng.arrive_barrier" in partitions[1]
     assert "requestedRegisters = array<i32: 232, 232>" in ttgir
+
+
+def test_aliased_persistent_ws_gemm_example():
+    """examples/hopper_persistent_gemm.py: C tile i is laid over ring slot i
+    (A then B), so 4 slots of 128x256x64 fit in 192 KiB; its unaliased twin
+    needs 256 KiB at 4 slots, more than an sm_90 CTA has."""
+    sys.path.insert(0, os.path.join(os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__)))),
+                                    "examples"))
+    import hopper_persistent_gemm as example
+
+    k = example.compile_for_sm90(STAGES=4, ALIAS=True)
+    (spec, ) = tlx.memory_map(k)
+    assert spec["size"] == 4 * 48 * 1024
+    views = [(v["offset"], v["bytes_between_buffers"], v["buffer_bytes"]) for v in spec["views"]]
+    assert views == [(0, 49152, 16384), (16384, 49152, 32768), (0, 49152, 32768)]  # A, B, C
+    assert spec["size"] < k.metadata.shared <= 232448
+    assert example.compile_for_sm90(STAGES=4, ALIAS=False).metadata.shared > 232448
+    assert example.compile_for_sm90(STAGES=3, ALIAS=False).metadata.shared <= 232448
+    # one A and one B TMA load per k-step, one C store per tile, from each consumer's own path
+    assert ptx_count(k, "cp.async.bulk.tensor.2d.shared::cta.global.mbarrier::complete_tx::bytes") == 2
+    assert ptx_count(k, "cp.async.bulk.tensor.2d.global.shared::cta.bulk_group") == 2
+    assert ptx_count(k, "cp.async.bulk.wait_group.read 0") == 2
+    assert ptx_count(k, "wgmma.wait_group.sync.aligned 1") == 2
+    assert ptx_count(k, "setmaxnreg.inc.sync.aligned.u32 232") >= 1
