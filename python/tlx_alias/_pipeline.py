@@ -12,7 +12,6 @@ import functools
 import hashlib
 import json
 import os
-import sys
 import tempfile
 import warnings
 
@@ -64,7 +63,7 @@ def run_passes(module, add_passes, name="tlx", context=None):
     triton's compiler attaches `.context` to the modules it handles; a module
     parsed by hand needs its context passed."""
     pm = ir.pass_manager(context if context is not None else module.context)
-    pm.enable_debug()
+    _stock(ir.pass_manager.enable_debug)(pm)  # our own handler, no capture
     add_passes(pm)
     try:
         reported = _opt.run_passes(pm, module)
@@ -86,36 +85,31 @@ def lower_module(module, memory_map=None):
     run_passes(module, add, "tlx-lower")
 
 
+# Set while a tlx kernel's triton stage (make_ttgir, make_llir) runs in this
+# thread (context): the pass managers that stage creates get a diagnostic
+# capture (see _install_pass_wrappers).
+_capture = contextvars.ContextVar("tlx_alias_capture", default=None)
+
+
 @contextlib.contextmanager
-def stderr_errors_in_exception(name):
-    """Triton's own stages print diagnostics on stderr (fd 2) and raise only
-    "PassManager::run failed": copy what fd 2 receives meanwhile and put the
-    error lines into the exception (the text is still shown on stderr)."""
-    sys.stderr.flush()
-    saved = os.dup(2)
-    captured = tempfile.TemporaryFile()
-    os.dup2(captured.fileno(), 2)
-
-    def release():
-        os.dup2(saved, 2)
-        captured.seek(0)
-        text = captured.read().decode(errors="replace")
-        if text:
-            os.write(2, text.encode())
-        return text
-
+def errors_in_exception(name):
+    """Triton's own stages report diagnostics through a handler that prints
+    them and raise only "PassManager::run failed": collect the errors with a
+    handler on the module's context instead (_opt.DiagnosticCapture, attached
+    to each pass manager the stage creates) and put them into the exception.
+    Nothing process-wide changes, so compiles in other threads are unaffected."""
+    capture = _opt.DiagnosticCapture()
+    token = _capture.set(capture)
     try:
         yield
     except RuntimeError as error:
-        errors = [line for line in release().splitlines() if ": error:" in line]
+        errors = capture.release().strip()
         if errors:
-            raise RuntimeError(f"{name} failed:\n" + "\n".join(errors)) from error
+            raise RuntimeError(f"{name} failed:\n{errors}") from error
         raise
-    else:
-        release()
     finally:
-        os.close(saved)
-        captured.close()
+        _capture.reset(token)
+        capture.release()
 
 
 @contextlib.contextmanager
@@ -149,16 +143,23 @@ _compiling = contextvars.ContextVar("tlx_alias_compiling", default=None)
 
 def _wrap(namespace, name, make_wrapper):
     stock = getattr(namespace, name)
-    if getattr(stock, "_tlx_alias_wrapped", False):
+    if getattr(stock, "_tlx_alias_stock", None) is not None:
         return
     wrapper = make_wrapper(stock)
-    wrapper._tlx_alias_wrapped = True
+    wrapper._tlx_alias_stock = stock
     setattr(namespace, name, wrapper)
+
+
+def _stock(function):
+    """The triton function a wrapper of ours replaced (or the function)."""
+    return getattr(function, "_tlx_alias_stock", function)
 
 
 def _install_pass_wrappers():
     """The three points where tlx kernels need passes of their own inside
-    triton's make_ttgir:
+    triton's make_ttgir, and the one where the pass managers of a tlx
+    kernel's stages get their diagnostic capture (`pm.enable_debug()`, which
+    triton calls on each right after creating it):
 
     * the TTIR->TTGIR conversion: run it now, followed by the plugin's
       conversions and storage-alias lowering, in a pass manager whose
@@ -166,7 +167,8 @@ def _install_pass_wrappers():
     * right after the software pipeliner (which recomputes cp.async wait
       counts): the kernel's async_load_wait_group counts become
       ttg.async_wait;
-    * right before fence insertion: wgmma reads tlx buffers in place.
+    * right before fence insertion: wgmma reads tlx buffers in place;
+    * `pass_manager.enable_debug`: the capture of errors_in_exception.
     """
 
     def convert(stock):
@@ -202,6 +204,17 @@ def _install_pass_wrappers():
 
         return add_fence_insertion
 
+    def enable_debug(stock):
+
+        def enable_debug(pm, *args, **kwargs):
+            capture = _capture.get()
+            if capture is not None:
+                capture.attach(pm)
+            return stock(pm, *args, **kwargs)
+
+        return enable_debug
+
+    _wrap(ir.pass_manager, "enable_debug", enable_debug)
     _wrap(passes.ttir, "add_convert_to_ttgpuir", convert)
     _wrap(passes.ttgpuir, "add_pipeline", pipeline)
     try:
@@ -242,7 +255,7 @@ class StagesHook:
             with memory_map_file() as path:
                 token = _compiling.set(_Compiling(module, path))
                 try:
-                    with stderr_errors_in_exception("make_ttgir"):
+                    with errors_in_exception("make_ttgir"):
                         result = make_ttgir(module, metadata)
                 finally:
                     _compiling.reset(token)
@@ -263,7 +276,7 @@ class StagesHook:
                     metadata["tlx_memory_map"] = json.dumps(read_memory_map(path))
             if "tlx_memory_map" not in metadata:
                 return make_llir(module, metadata)
-            with stderr_errors_in_exception("make_llir"):
+            with errors_in_exception("make_llir"):
                 return make_llir(module, metadata)
 
         stages["llir"] = llir

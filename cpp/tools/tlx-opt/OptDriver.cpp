@@ -5,6 +5,7 @@
 // libtriton exports neither MlirOptMain nor splitAndProcessBuffer, so the
 // splitting and main loop are done here.
 
+#include "DiagnosticCapture.h"
 #include "TritonObjects.h"
 #include "tlx_alias/Support/Location.h"
 
@@ -211,17 +212,10 @@ PYBIND11_MODULE(_opt, m) {
         // diagnostics on stderr; keep them for the exception instead.
         std::string messages;
         ScopedDiagnosticHandler handler(module.getContext(), [&](Diagnostic &diag) {
-          if (diag.getSeverity() == DiagnosticSeverity::Error ||
-              diag.getSeverity() == DiagnosticSeverity::Warning) {
-            llvm::raw_string_ostream os(messages);
-            os << tlx_alias::describeLocation(diag.getLocation()) << ": "
-               << (diag.getSeverity() == DiagnosticSeverity::Error ? "error: "
-                                                                    : "warning: ")
-               << diag << "\n";
-            for (Diagnostic &note : diag.getNotes())
-              os << tlx_alias::describeLocation(note.getLocation())
-                 << ": note: " << note << "\n";
-          }
+          if (diag.getSeverity() != DiagnosticSeverity::Error &&
+              diag.getSeverity() != DiagnosticSeverity::Warning)
+            return failure();
+          tlx_alias::appendDiagnostic(messages, diag);
           return success();
         });
         if (failed(pm.run(module)))
@@ -232,6 +226,19 @@ PYBIND11_MODULE(_opt, m) {
       py::arg("pass_manager"), py::arg("module"),
       "Runs a triton ir.pass_manager on an ir.module; raises RuntimeError "
       "carrying the diagnostics on failure, returns warnings otherwise.");
+  py::class_<tlx_alias::DiagnosticCapture>(
+      m, "DiagnosticCapture",
+      "Collects the errors of triton's own pass managers (see "
+      "DiagnosticCapture.h): attach(pm) before pm.run, release() after.")
+      .def(py::init<>())
+      .def(
+          "attach",
+          [](tlx_alias::DiagnosticCapture &self, py::handle pyPassManager) {
+            self.attach(tlx_alias::python::unwrap<PassManager>(
+                pyPassManager, "pass_manager"));
+          },
+          py::arg("pass_manager"))
+      .def("release", &tlx_alias::DiagnosticCapture::release);
   m.def("is_registered_pass", [](const std::string &name) {
     registerCommonPasses();
     return PassInfo::lookup(name) != nullptr ||
