@@ -22,7 +22,10 @@ build_module() {  # name source
       $2 -o "python/tlx_alias/$1$EXT" -L"$TLIB" -l:libtriton.so -Wl,-rpath,"$TLIB"
 }
 build_module _C "cpp/python/Builder.cpp cpp/python/WarpSpecialize.cpp" || exit 1
-build_module _opt cpp/tools/tlx-opt/OptDriver.cpp || echo "warning: _opt not built: tlx-opt is unavailable on this machine"
+# DiagnosticCapture defines a PassInstrumentation: no RTTI, like libtriton.
+g++ -std=c++17 -O2 -fPIC -fno-rtti -fvisibility=hidden -Icpp/include -isystem "$TLX_MLIR_INCLUDE" \
+    -isystem "$TLX_LLVM_INCLUDE" -c cpp/tools/tlx-opt/DiagnosticCapture.cpp -o /tmp/DiagnosticCapture.o || exit 1
+build_module _opt "cpp/tools/tlx-opt/OptDriver.cpp /tmp/DiagnosticCapture.o" || exit 1
 export TRITON_PLUGIN_PATHS="$PWD/python/tlx_alias/lib/libTLXAliasPlugin.so"
 export PYTHONPATH="$PWD/python:$PYTHONPATH" PYTHONUNBUFFERED=1
 nvidia-smi --query-gpu=name,driver_version --format=csv,noheader | tee "$OUT/device.txt"
