@@ -16,12 +16,16 @@ API:
         tlx.local_store(a[0], x)
         y = tlx.local_load(a[0])
 """
-from ._plugin import TritonVersionError, plugin_path, register_plugin
+from ._plugin import PluginLoadError, TritonVersionError, plugin_path, register_plugin, report_in_one_line
 from ._triton_version import SUPPORTED_TRITON
 
 __version__ = "0.1.0"
 
-register_plugin()
+try:
+    register_plugin()
+except PluginLoadError:
+    report_in_one_line()
+    raise
 
 # Everything below needs the plugin registered.
 from . import _pipeline  # noqa: E402
@@ -45,7 +49,7 @@ _stages_hook = _pipeline.install()
 _warp_specialize.install()
 
 __all__ = [
-    "SUPPORTED_TRITON", "TritonVersionError", "__version__", "alloc_barriers", "alloc_warp_barrier",
+    "SUPPORTED_TRITON", "PluginLoadError", "TritonVersionError", "__version__", "alloc_barriers", "alloc_warp_barrier",
     "async_descriptor_load", "async_descriptor_store", "async_descriptor_store_wait", "async_dot",
     "async_dot_wait", "async_task", "async_task_replica_id", "async_tasks", "barrier_arrive",
     "barrier_expect_bytes", "barrier_wait", "cluster_cta_rank", "cluster_size_1d", "dtype_of", "fence",

@@ -9,8 +9,31 @@ PLUGIN_NAME = "libTLXAliasPlugin.so"
 PROBE_PASS = "tlx_lower"
 
 
-class TritonVersionError(ImportError):
+class PluginLoadError(ImportError):
+    """tlx_alias cannot load its plugin into this Python's triton; the message
+    (one line) says why and what to do. Uncaught, it is shown as that one line,
+    without a traceback (see report_in_one_line)."""
+
+
+class TritonVersionError(PluginLoadError):
     pass
+
+
+def report_in_one_line():
+    """Makes an uncaught PluginLoadError print as one line (no traceback):
+    it is about the installation, never about the code that imported us."""
+    previous = sys.excepthook
+    if getattr(previous, "_tlx_alias_one_line", False):
+        return
+
+    def excepthook(kind, value, traceback):
+        if isinstance(value, PluginLoadError):
+            sys.stderr.write(f"{kind.__name__}: {value}\n")
+        else:
+            previous(kind, value, traceback)
+
+    excepthook._tlx_alias_one_line = True
+    sys.excepthook = excepthook
 
 
 def plugin_path():
@@ -44,7 +67,7 @@ def register_plugin():
     check_triton_version()
     path = plugin_path()
     if not os.path.exists(path):
-        raise ImportError(f"tlx_alias plugin library not found at {path}; reinstall tlx-alias")
+        raise PluginLoadError(f"tlx_alias plugin library not found at {path}; reinstall tlx-alias")
     already_imported = "triton._C.libtriton" in sys.modules
     if not already_imported:
         paths = [p for p in os.environ.get("TRITON_PLUGIN_PATHS", "").split(":") if p]
@@ -54,10 +77,10 @@ def register_plugin():
 
     if not _plugin_loaded(libtriton):
         if already_imported:
-            raise ImportError(
+            raise PluginLoadError(
                 "tlx_alias: triton was imported before tlx_alias without the plugin "
                 "(the tlx_alias.pth start-up hook did not run); import tlx_alias before "
                 f"triton, or start Python with TRITON_PLUGIN_PATHS={path}")
-        raise ImportError(f"tlx_alias: libtriton did not load the plugin {path}; "
+        raise PluginLoadError(f"tlx_alias: libtriton did not load the plugin {path}; "
                           "see the messages above")
     return path

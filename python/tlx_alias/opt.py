@@ -3,76 +3,156 @@
 Every Triton dialect plus `tlx` is available (triton's `ir.load_dialects`).
 Passes are named as flags (`--tlx-lower --canonicalize`) or given as
 `--pass-pipeline='builtin.module(...)'`.
+
+Problems with the command line or its files end in one line on stderr,
+`tlx-opt: ...`, and exit code 1 (as do errors in the IR, reported by MLIR).
 """
 import argparse
+import os
 import sys
 
 USAGE = "tlx-opt [input.mlir|-] [-o out] [--split-input-file] [--verify-diagnostics] " \
         "[--<pass>[=<options>] ...] [--pass-pipeline=<pipeline>]"
 
 
-def _parse_args(argv):
-    parser = argparse.ArgumentParser(prog="tlx-opt", usage=USAGE, description=__doc__,
-                                     formatter_class=argparse.RawDescriptionHelpFormatter)
+class UsageError(Exception):
+    """A problem with the command line or its files: one line, exit code 1."""
+
+
+class _Parser(argparse.ArgumentParser):
+
+    def error(self, message):
+        raise UsageError(message)
+
+
+def _parser():
+    parser = _Parser(prog="tlx-opt", usage=USAGE, description=__doc__, add_help=False,
+                     formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("input", nargs="?", default="-", help="input file ('-' for stdin)")
     parser.add_argument("-o", dest="output", default="-", help="output file ('-' for stdout)")
     parser.add_argument("--split-input-file", action="store_true",
                         help="process chunks separated by '// -----' independently")
     parser.add_argument("--verify-diagnostics", action="store_true",
                         help="check 'expected-error @+1 {{...}}' annotations")
-    parser.add_argument("--pass-pipeline", default=None, help="textual pass pipeline")
-    parser.add_argument("--mlir-print-op-generic", action="store_true")
-    parser.add_argument("--mlir-print-debuginfo", action="store_true")
-    return parser.parse_known_args(argv)
+    parser.add_argument("--pass-pipeline", default=None, help="textual pass pipeline, 'builtin.module(...)'")
+    parser.add_argument("--mlir-print-op-generic", action="store_true", help="print operations in generic form")
+    parser.add_argument("--mlir-print-debuginfo", action="store_true", help="print locations")
+    parser.add_argument("-h", "--help", action="store_true", help="show this help and every pass, then exit")
+    parser.add_argument("--version", action="store_true", help="show the version, then exit")
+    return parser
 
 
-def _pipeline_from_flags(flags, is_registered):
+def _version():
+    from . import __version__
+    from ._triton_version import SUPPORTED_TRITON
+
+    return f"tlx-opt (tlx-alias {__version__}, for triton {SUPPORTED_TRITON})"
+
+
+def _pipeline_from_flags(flags, opt):
     passes = []
     for flag in flags:
         if not flag.startswith("--"):
-            raise SystemExit(f"tlx-opt: unexpected argument '{flag}'")
+            raise UsageError(f"unexpected argument '{flag}'")
         name, _, options = flag[2:].partition("=")
-        if not is_registered(name):
-            raise SystemExit(f"tlx-opt: unknown pass or option '--{name}'")
-        passes.append(f"{name}{{{options}}}" if options else name)
+        if not opt.is_registered_pass(name):
+            raise UsageError(f"unknown pass or option '--{name}' (tlx-opt --help lists them)")
+        step = f"{name}{{{options}}}" if options else name
+        problem = opt.check_pipeline(f"builtin.module({step})")
+        if problem:
+            raise UsageError(f"bad options in '{flag}': {problem.split(': ', 1)[1]}")
+        passes.append(step)
     return f"builtin.module({','.join(passes)})" if passes else ""
 
 
-def main(argv=None):
-    args, pass_flags = _parse_args(sys.argv[1:] if argv is None else argv)
+def _read_input(path):
+    if path == "-":
+        data, name = sys.stdin.buffer.read(), "<stdin>"
+    else:
+        try:
+            with open(path, "rb") as f:
+                data, name = f.read(), path
+        except IsADirectoryError:
+            raise UsageError(f"cannot read '{path}': it is a directory") from None
+        except OSError as error:
+            raise UsageError(f"cannot read '{path}': {error.strerror}") from None
+    try:
+        text = data.decode("utf-8")
+    except UnicodeDecodeError as error:
+        raise UsageError(f"'{name}' is not MLIR text (not UTF-8 at byte {error.start})") from None
+    if "\0" in text:
+        raise UsageError(f"'{name}' is not MLIR text (it holds NUL bytes)")
+    return text, name
+
+
+def _open_output(path):
+    if path == "-":
+        return None
+    if os.path.isdir(path):
+        raise UsageError(f"cannot write '{path}': it is a directory")
+    try:
+        return open(path, "w")
+    except OSError as error:
+        raise UsageError(f"cannot write '{path}': {error.strerror}") from None
+
+
+def _main(argv):
+    args, pass_flags = _parser().parse_known_args(argv)
+    if args.version:
+        print(_version())
+        return 0
     import tlx_alias  # registers the plugin before triton is imported
     from triton._C.libtriton import ir
 
     from tlx_alias import _opt
 
     _opt.register_plugin_passes(tlx_alias.plugin_path())
+    if args.help:
+        _parser().print_help()
+        print(f"\n{_version()}\n")
+        sys.stdout.flush()
+        _opt.print_registered_passes()  # MLIR's registry: each pass's TableGen summary and options
+        return 0
 
     if args.pass_pipeline is not None and pass_flags:
-        raise SystemExit("tlx-opt: give passes either as flags or as --pass-pipeline, not both")
-    pipeline = args.pass_pipeline
-    if pipeline is None:
-        pipeline = _pipeline_from_flags(pass_flags, _opt.is_registered_pass)
-
-    if args.input == "-":
-        text, name = sys.stdin.read(), "<stdin>"
+        raise UsageError("give passes either as flags or as --pass-pipeline, not both")
+    if args.pass_pipeline is not None:
+        pipeline = args.pass_pipeline
+        problem = _opt.check_pipeline(pipeline)
+        if problem:
+            raise UsageError(problem)
     else:
-        with open(args.input) as f:
-            text, name = f.read(), args.input
+        pipeline = _pipeline_from_flags(pass_flags, _opt)
+
+    text, name = _read_input(args.input)
+    output = None if args.verify_diagnostics else _open_output(args.output)
 
     context = ir.context()
     ir.load_dialects(context)
-    ok, output, diagnostics = _opt.run(context, text, name, pipeline, args.split_input_file,
-                                       args.verify_diagnostics, args.mlir_print_op_generic,
-                                       args.mlir_print_debuginfo)
+    ok, printed, diagnostics = _opt.run(context, text, name, pipeline, args.split_input_file,
+                                        args.verify_diagnostics, args.mlir_print_op_generic,
+                                        args.mlir_print_debuginfo)
     if diagnostics:
         sys.stderr.write(diagnostics)
-    if ok and not args.verify_diagnostics:
-        if args.output == "-":
-            sys.stdout.write(output)
-        else:
-            with open(args.output, "w") as f:
-                f.write(output)
+    if output is not None:
+        with output:
+            if ok:
+                output.write(printed)
+        if not ok:
+            os.unlink(args.output)  # as mlir-opt: no output file from a failed run
+    elif ok and not args.verify_diagnostics:
+        sys.stdout.write(printed)
     return 0 if ok else 1
+
+
+def main(argv=None):
+    # (A triton tlx_alias cannot load into fails `import tlx_alias.opt` itself,
+    # in one line too: see tlx_alias._plugin.PluginLoadError.)
+    try:
+        return _main(sys.argv[1:] if argv is None else argv)
+    except UsageError as error:
+        sys.stderr.write(f"tlx-opt: {error}\n")
+        return 1
 
 
 if __name__ == "__main__":

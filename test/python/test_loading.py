@@ -40,8 +40,8 @@ def test_without_start_up_hook_triton_first_says_what_to_do():
     proc = run_python("import triton._C.libtriton\nimport tlx_alias\n",
                       {"TLX_ALIAS_NO_AUTOLOAD": "1", "TRITON_PLUGIN_PATHS": None}, check=False)
     assert proc.returncode != 0
-    last = proc.stderr.strip().splitlines()[-1]
-    assert last.startswith("ImportError: tlx_alias: triton was imported before tlx_alias")
+    (last, ) = proc.stderr.strip().splitlines()  # one line, no traceback
+    assert last.startswith("PluginLoadError: tlx_alias: triton was imported before tlx_alias")
     assert "import tlx_alias before triton" in last
     assert "TRITON_PLUGIN_PATHS=" in last
 
@@ -80,6 +80,6 @@ def test_version_error_is_one_line_on_stderr(tmp_path):
     proc = run_python("import tlx_alias", {"PYTHONPATH": site + os.pathsep + os.environ.get("PYTHONPATH", "")},
                       check=False)
     assert proc.returncode == 1
-    assert "Segmentation" not in proc.stderr
-    assert proc.stderr.strip().splitlines()[-1].startswith(
-        "tlx_alias._plugin.TritonVersionError: tlx_alias supports only triton==3.7.1")
+    # One line, no traceback: the problem is the installation, not the importing code.
+    assert proc.stderr == ("TritonVersionError: tlx_alias supports only triton==3.7.1 (its plugin ABI), "
+                           "but triton 3.8.0 is installed: pip install triton==3.7.1\n")

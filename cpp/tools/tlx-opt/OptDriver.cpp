@@ -21,7 +21,10 @@
 #include "llvm/Support/SourceMgr.h"
 #include "llvm/Support/raw_ostream.h"
 
+#include <cstdio>
+#include <cstring>
 #include <dlfcn.h>
+#include <unistd.h>
 #include <set>
 #include <stdexcept>
 #include <string>
@@ -105,6 +108,75 @@ std::vector<std::string> splitInput(llvm::StringRef input) {
   return chunks;
 }
 
+// A textual pipeline anchored on builtin.module (as "builtin.module(...)").
+FailureOr<OpPassManager> parsePipeline(const std::string &pipeline,
+                                       std::string *error = nullptr) {
+  std::string errors;
+  llvm::raw_string_ostream errorStream(errors);
+  FailureOr<OpPassManager> parsed = parsePassPipeline(pipeline, errorStream);
+  if (succeeded(parsed) &&
+      parsed->getOpAnchorName() != ModuleOp::getOperationName()) {
+    errors = "the pass pipeline must be anchored on builtin.module, as "
+             "'builtin.module(...)'";
+    parsed = failure();
+  }
+  if (error)
+    *error = errors;
+  return parsed;
+}
+
+// What is wrong with a pass pipeline, on one line ("" when nothing is).
+// MLIR's parser reports on several lines ("<Pass-Options-Parser>: no such
+// option x" then "failed to add `p` with options `x=1`"; or an error, the
+// pipeline and a caret), and LLVM's option parser writes straight to stderr
+// ("for the --x option: requires a value!"): collect all of it. For the
+// tlx-opt command only (it briefly points fd 2 at a file), never inside a
+// compile.
+std::string checkPipeline(const std::string &pipeline) {
+  registerCommonPasses();
+  std::string error;
+  llvm::errs().flush();
+  std::fflush(stderr);
+  int savedStderr = dup(2);
+  std::FILE *optionErrors = std::tmpfile();
+  if (savedStderr >= 0 && optionErrors)
+    dup2(fileno(optionErrors), 2);
+  bool ok = succeeded(parsePipeline(pipeline, &error));
+  llvm::errs().flush();
+  std::fflush(stderr);
+  if (savedStderr >= 0 && optionErrors) {
+    dup2(savedStderr, 2);
+    std::rewind(optionErrors);
+    char buffer[4096];
+    size_t size;
+    while ((size = std::fread(buffer, 1, sizeof(buffer), optionErrors)) > 0)
+      error.append(buffer, size);
+  }
+  if (optionErrors)
+    std::fclose(optionErrors);
+  if (savedStderr >= 0)
+    close(savedStderr);
+  if (ok)
+    return "";
+  llvm::SmallVector<llvm::StringRef> lines;
+  llvm::StringRef(error).split(lines, '\n', -1, /*KeepEmpty=*/false);
+  std::string message;
+  for (llvm::StringRef line : lines) {
+    line = line.trim();
+    if (size_t at = line.find("error: "); at != llvm::StringRef::npos)
+      line = line.drop_front(at + strlen("error: "));
+    line.consume_front("<Pass-Options-Parser>: ");
+    line.consume_front(": ");
+    line = line.rtrim("!");
+    if (line.empty() || line.find_first_not_of("^ ") == llvm::StringRef::npos ||
+        llvm::StringRef(pipeline).contains(line))
+      continue;
+    message += (message.empty() ? "" : "; ") + line.str();
+  }
+  return "invalid pass pipeline '" + pipeline + "': " +
+         (message.empty() ? std::string("cannot parse it") : message);
+}
+
 struct ChunkResult {
   bool ok = true;
   std::string output;      // the printed module
@@ -137,12 +209,10 @@ ChunkResult processChunk(MLIRContext &context, const std::string &text,
     // own, then run it from a pass manager anchored there.
     PassManager pm(&context, ModuleOp::getOperationName());
     if (!pipeline.empty()) {
-      FailureOr<OpPassManager> parsed = parsePassPipeline(pipeline, errorStream);
-      if (failed(parsed) ||
-          parsed->getOpAnchorName() != ModuleOp::getOperationName()) {
+      FailureOr<OpPassManager> parsed = parsePipeline(pipeline);
+      if (failed(parsed)) {
         result.ok = false;
-        result.diagnostics = "tlx-opt: invalid pass pipeline '" + pipeline +
-                             "' (it must be builtin.module(...)): " + errors;
+        result.diagnostics = "tlx-opt: " + checkPipeline(pipeline) + "\n";
         return result;
       }
       static_cast<OpPassManager &>(pm) = std::move(*parsed);
@@ -239,6 +309,18 @@ PYBIND11_MODULE(_opt, m) {
           },
           py::arg("pass_manager"))
       .def("release", &tlx_alias::DiagnosticCapture::release);
+  m.def("check_pipeline", &checkPipeline, py::arg("pipeline"),
+        "What is wrong with a textual pass pipeline, on one line; '' when "
+        "it is a valid builtin.module(...) pipeline.");
+  m.def(
+      "print_registered_passes",
+      [] {
+        registerCommonPasses();
+        mlir::printRegisteredPasses();
+        llvm::outs().flush();
+      },
+      "Prints every registered pass with its summary and options (as "
+      "mlir-opt --help does) on stdout.");
   m.def("is_registered_pass", [](const std::string &name) {
     registerCommonPasses();
     return PassInfo::lookup(name) != nullptr ||

@@ -45,7 +45,9 @@ struct TLXStorageAliasLoweringPass
       std::error_code error;
       memoryMapFile.emplace(memoryMap, error, llvm::sys::fs::OF_Append);
       if (error) {
-        module.emitError("cannot open memory map file ")
+        // About the option, not the IR: no location, no op printed with it.
+        mlir::emitError(UnknownLoc::get(&getContext()),
+                        "cannot open memory map file ")
             << memoryMap << ": " << error.message();
         return signalPassFailure();
       }
