@@ -194,3 +194,28 @@ def test_aliased_persistent_ws_gemm_example():
     assert ptx_count(k, "cp.async.bulk.wait_group.read 0") == 2
     assert ptx_count(k, "wgmma.wait_group.sync.aligned 1") == 2
     assert ptx_count(k, "setmaxnreg.inc.sync.aligned.u32 232") >= 1
+
+
+def test_aliased_flash_attention_example():
+    """examples/hopper_flash_attention.py: O staging laid over Q buffer for
+    buffer, so head dim 128 fits 3 K/V stages (unaliased: 2) and head dim
+    256 fits BLOCK_N 64 (unaliased: 32); consumers ping-pong on named
+    barriers 9 and 10."""
+    sys.path.insert(0, os.path.join(os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__)))),
+                                    "examples"))
+    import hopper_flash_attention as fa
+
+    limit = 232448
+    k = fa.compile_for_sm90(128, causal=True, alias=True)
+    (spec, ) = tlx.memory_map(k)
+    assert [(v["name"], v["offset"], v["bytes_between_buffers"], v["num_buffers"]) for v in spec["views"]] == [
+        ("q_tiles", 0, 16384, 2), ("o_tiles", 0, 16384, 2)]
+    assert fa.smem_bytes(128, 128, 3, True) < k.metadata.shared <= limit
+    assert fa.compile_for_sm90(128, alias=False, stages=3).metadata.shared > limit
+    assert fa.compile_for_sm90(256, alias=True).metadata.shared <= limit
+    assert fa.compile_for_sm90(256, alias=False, block_n=64).metadata.shared > limit
+    # named barriers take their id in a register: 2 waits and 2 arrives a consumer, one bootstrap arrive
+    assert len(re.findall(r"bar\.sync\s+%r", k.asm["ptx"])) == 4
+    assert len(re.findall(r"bar\.arrive\s+%r", k.asm["ptx"])) == 5
+    assert ptx_count(k, "wgmma.wait_group.sync.aligned 1") >= 1  # QK^T(j) overlaps PV(j - 1)
+    assert ptx_count(k, "cp.async.bulk.wait_group.read 0") >= 1  # O read before Q's storage goes back

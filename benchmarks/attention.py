@@ -1,0 +1,237 @@
+"""Flash-attention forward on Hopper, in one run: the aliased example
+(examples/hopper_flash_attention.py, O over Q), its unaliased twin, torch
+SDPA, a plain-triton `tl.dot` attention written for this benchmark, and, in
+a separate process of the same command, the peer's (fbtriton 3.7.4) Hopper
+attention tutorials. The peer's tutorials also run under tlx_alias (imports
+changed only) at N = 4096.
+
+    python benchmarks/attention.py                     # both sides, each in its own process
+    python benchmarks/attention.py --side ours --out ours.jsonl
+    python benchmarks/attention.py --table a.jsonl b.jsonl
+
+Shapes: N in {1024, 4096, 16384} with batch * N = 16384 tokens, 32 heads,
+head dims {64, 128, 256}, causal and not, fp16. TFLOP/s count 4 * B * H *
+N^2 * D flops (half of it when causal). Errors are max abs differences from
+SDPA's output. Times are do_bench medians.
+"""
+import argparse
+import json
+import math
+import os
+import subprocess
+import sys
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+ROOT = os.path.dirname(HERE)
+HEADS = 32
+TOKENS = 16384
+SEQ_LENS = [1024, 4096, 16384]
+HEAD_DIMS = [64, 128, 256]
+TUTORIAL_SEQ_LEN = 4096
+
+
+def plain_triton_attention():
+    """A plain-triton flash-attention forward: tl.dot on register tiles,
+    triton's own software pipelining of the K/V loads."""
+    import triton
+    import triton.language as tl
+
+    @triton.jit
+    def _block(acc, m_i, l_i, q, k_ptrs, v_ptrs, offs_m, offs_n, lo, hi, qk_scale, HEAD_DIM: tl.constexpr,
+               BLOCK_N: tl.constexpr, MASK: tl.constexpr):
+        for start_n in tl.range(lo, hi, BLOCK_N):
+            k = tl.load(k_ptrs + start_n * HEAD_DIM)
+            qk = tl.dot(q, k)
+            if MASK:
+                qk = tl.where(offs_m[:, None] >= (start_n + offs_n)[None, :], qk, -float("inf"))
+            m_ij = tl.maximum(m_i, tl.max(qk, 1) * qk_scale)
+            p = tl.math.exp2(qk * qk_scale - m_ij[:, None])
+            alpha = tl.math.exp2(m_i - m_ij)
+            l_i = l_i * alpha + tl.sum(p, 1)
+            v = tl.load(v_ptrs + start_n * HEAD_DIM)
+            acc = tl.dot(p.to(v.dtype), v, acc * alpha[:, None])
+            m_i = m_ij
+        return acc, m_i, l_i
+
+    @triton.jit
+    def plain_attn_kernel(Q, K, V, O, sm_scale, N_CTX, HEAD_DIM: tl.constexpr, BLOCK_M: tl.constexpr,
+                          BLOCK_N: tl.constexpr, CAUSAL: tl.constexpr):
+        start_m = tl.program_id(0)
+        base = tl.program_id(1).to(tl.int64) * N_CTX * HEAD_DIM
+        offs_m = start_m * BLOCK_M + tl.arange(0, BLOCK_M)
+        offs_n = tl.arange(0, BLOCK_N)
+        offs_d = tl.arange(0, HEAD_DIM)
+        q = tl.load(Q + base + offs_m[:, None] * HEAD_DIM + offs_d[None, :])
+        k_ptrs = K + base + offs_n[None, :] * HEAD_DIM + offs_d[:, None]
+        v_ptrs = V + base + offs_n[:, None] * HEAD_DIM + offs_d[None, :]
+        m_i = tl.zeros([BLOCK_M], dtype=tl.float32) - float("inf")
+        l_i = tl.zeros([BLOCK_M], dtype=tl.float32) + 1.0
+        acc = tl.zeros([BLOCK_M, HEAD_DIM], dtype=tl.float32)
+        qk_scale = sm_scale * 1.44269504
+        if CAUSAL:
+            acc, m_i, l_i = _block(acc, m_i, l_i, q, k_ptrs, v_ptrs, offs_m, offs_n, 0, start_m * BLOCK_M,
+                                   qk_scale, HEAD_DIM, BLOCK_N, False)
+            acc, m_i, l_i = _block(acc, m_i, l_i, q, k_ptrs, v_ptrs, offs_m, offs_n, start_m * BLOCK_M,
+                                   (start_m + 1) * BLOCK_M, qk_scale, HEAD_DIM, BLOCK_N, True)
+        else:
+            acc, m_i, l_i = _block(acc, m_i, l_i, q, k_ptrs, v_ptrs, offs_m, offs_n, 0, N_CTX, qk_scale, HEAD_DIM,
+                                   BLOCK_N, False)
+        o = acc / l_i[:, None]
+        tl.store(O + base + offs_m[:, None] * HEAD_DIM + offs_d[None, :], o.to(O.dtype.element_ty))
+
+    configs = {64: (128, 128, 8, 3), 128: (128, 64, 8, 3), 256: (128, 64, 8, 2)}  # BM, BN, warps, stages
+
+    def attention(q, k, v, causal):
+        import torch
+        z, h, n, d = q.shape
+        block_m, block_n, warps, stages = configs[d]
+        o = torch.empty_like(q)
+        plain_attn_kernel[(n // block_m, z * h)](q, k, v, o, 1.0 / math.sqrt(d), n, HEAD_DIM=d, BLOCK_M=block_m,
+                                                 BLOCK_N=block_n, CAUSAL=causal, num_warps=warps, num_stages=stages)
+        return o
+
+    return attention
+
+
+def shapes():
+    for n in SEQ_LENS:
+        for d in HEAD_DIMS:
+            for causal in (False, True):
+                yield TOKENS // n, HEADS, n, d, causal
+
+
+def providers(side):
+    """name -> (fn(q, k, v, causal), supports_causal)."""
+    import torch
+    import triton
+
+    triton.set_allocator(lambda size, align, stream: torch.empty(size, dtype=torch.int8, device="cuda"))
+    sys.path.insert(0, HERE)
+    import tutorials
+    out = {}
+    if side == "ours":
+        sys.path.insert(0, os.path.join(ROOT, "examples"))
+        import hopper_flash_attention as fa
+        plain = plain_triton_attention()
+        out["tlx_alias aliased (O over Q)"] = (lambda q, k, v, c: fa.attention(q, k, v, causal=c, alias=True), True)
+        out["tlx_alias unaliased twin"] = (lambda q, k, v, c: fa.attention(q, k, v, causal=c, alias=False), True)
+        out["torch SDPA"] = (lambda q, k, v, c: torch.nn.functional.scaled_dot_product_attention(q, k, v, is_causal=c),
+                             True)
+        out["triton tl.dot"] = (plain, True)
+    for name in tutorials.HOPPER_ATTENTION:
+        try:
+            module = tutorials.load(name, for_tlx_alias=(side == "ours"))
+        except Exception as error:
+            print(json.dumps(dict(side=side, name=name, error=f"load: {error}"[:500])), flush=True)
+            continue
+        label = ("tlx_alias running " if side == "ours" else "peer ") + name
+        out[label] = (lambda q, k, v, c, module=module: module.attention(q, k, v, 1.0 / math.sqrt(q.shape[-1])),
+                      False)
+    return out
+
+
+def run_side(side, out_path):
+    if side == "ours":
+        import tlx_alias  # noqa: F401  (registers the plugin and the hooks)
+    import torch
+    import triton
+
+    fns = providers(side)
+    with open(out_path, "a") as out:
+        for z, h, n, d, causal in shapes():
+            torch.manual_seed(0)
+            q, k, v = (torch.randn((z, h, n, d), device="cuda", dtype=torch.float16) for _ in range(3))
+            ref = None
+            flops = 4 * z * h * n * n * d * (0.5 if causal else 1.0)
+            for name, (fn, supports_causal) in fns.items():
+                if causal and not supports_causal:
+                    continue
+                is_tutorial = name.startswith(("peer ", "tlx_alias running "))
+                if is_tutorial and side == "ours" and n != TUTORIAL_SEQ_LEN:
+                    continue
+                row = dict(side=side, name=name, Z=z, H=h, N=n, D=d, causal=causal)
+                try:
+                    if ref is None:
+                        ref = torch.nn.functional.scaled_dot_product_attention(q, k, v, is_causal=causal).float()
+                    row["max_abs_err"] = (fn(q, k, v, causal).float() - ref).abs().max().item()
+                    ms = triton.testing.do_bench(lambda: fn(q, k, v, causal), warmup=50, rep=200,
+                                                 return_mode="median")
+                    row["ms"] = ms
+                    row["tflops"] = flops / ms * 1e-9
+                except Exception as error:
+                    row["error"] = f"{type(error).__name__}: {error}"[:600]
+                out.write(json.dumps(row) + "\n")
+                out.flush()
+                print(json.dumps(row), flush=True)
+            del q, k, v, ref
+            torch.cuda.empty_cache()
+
+
+def table(rows):
+    lines = []
+    keys = []
+    for r in rows:
+        key = (r.get("N"), r.get("D"), r.get("causal"))
+        if key[0] is not None and key not in keys:
+            keys.append(key)
+    for n, d, causal in keys:
+        group = [r for r in rows if (r.get("N"), r.get("D"), r.get("causal")) == (n, d, causal)]
+        sdpa = next((r for r in group if r["name"] == "torch SDPA" and "ms" in r), None)
+        peers = [r for r in group if r["side"] == "peer" and "ms" in r and r.get("max_abs_err", 1) < 1e-2]
+        best_peer = min(peers, key=lambda r: r["ms"]) if peers else None
+        z = group[0]["Z"]
+        lines.append(f"\nB={z} H={HEADS} N={n} D={d} {'causal' if causal else 'non-causal'} fp16")
+        lines.append(f"  {'kernel':62} {'ms':>8} {'TFLOP/s':>8} {'SDPA time /':>12}  max abs err")
+        for r in group:
+            if "ms" not in r:
+                lines.append(f"  {r['name']:62} {'-':>8} {'-':>8} {'-':>12}  {r.get('error', '')[:90]}")
+                continue
+            ratio = r["ms"] / sdpa["ms"] if sdpa else float("nan")
+            mark = " *" if r is best_peer else ""
+            lines.append(f"  {r['name'] + mark:62} {r['ms']:8.3f} {r['tflops']:8.1f} {1 / ratio:12.3f}  "
+                         f"{r.get('max_abs_err', float('nan')):.3g}")
+    return "\n".join(lines)
+
+
+def compare(out_dir):
+    rows = []
+    for side, var, default in [("ours", "TLX_OURS_PYTHONPATH", "/tmp/stage/site"),
+                               ("peer", "TLX_PEER_PYTHONPATH", "/tmp/fbsite")]:
+        path = os.path.join(out_dir, f"attention_{side}.jsonl")
+        if os.path.exists(path):
+            os.unlink(path)
+        env = dict(os.environ, PYTHONUNBUFFERED="1")
+        paths = [os.environ.get(var, default)]
+        if side == "ours":
+            paths.append(os.path.join(ROOT, "python"))
+        else:
+            env.pop("TRITON_PLUGIN_PATHS", None)
+        env["PYTHONPATH"] = os.pathsep.join(paths)
+        subprocess.run([sys.executable, __file__, "--side", side, "--out", path], env=env, check=False)
+        if os.path.exists(path):
+            with open(path) as f:
+                rows += [json.loads(line) for line in f if line.strip()]
+    print(table(rows))
+
+
+def main():
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--side", choices=["ours", "peer"])
+    parser.add_argument("--out")
+    parser.add_argument("--out-dir", default=os.environ.get("OUT", "/tmp"))
+    parser.add_argument("--table", nargs="+", metavar="JSONL")
+    args = parser.parse_args()
+    if args.table:
+        rows = []
+        for path in args.table:
+            with open(path) as f:
+                rows += [json.loads(line) for line in f if line.strip()]
+        print(table(rows))
+    elif args.side:
+        run_side(args.side, args.out)
+    else:
+        compare(args.out_dir)
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,303 @@
+"""Flash-attention forward for Hopper whose O epilogue tile lives in the Q
+tile's storage: Q is dead once a tile's last QK^T has run, O is born after
+it, and both are (BLOCK_M/2) x HEAD_DIM per consumer.
+
+A producer warp group loads Q and a K/V ring with TMA; two consumer warp
+groups each own half of a 128-row Q tile, take turns issuing their wgmmas
+(named barriers, "ping-pong") and overlap QK^T of block j with PV of block
+j - 1. The kernel is persistent over (batch, head, row block) tiles.
+
+Shared memory at BLOCK_M = 128 (fp16/bf16):
+
+    HEAD_DIM  BLOCK_N  STAGES   aliased (O over Q)   unaliased (O beside Q)
+       64       128       3          112 KiB             128 KiB
+      128       128       3          224 KiB             256 KiB  (> 227: twin runs 2)
+      256        64       2          192 KiB             256 KiB  (> 227: twin runs BLOCK_N 32)
+
+With O over Q a consumer hands its Q buffer back to the producer only when
+the O store has read it, so the next tile's Q load starts after the
+epilogue (unaliased, it starts after the last QK^T).
+
+    python examples/hopper_flash_attention.py     # compile for sm_90 here, print the memory map
+    python benchmarks/attention.py                # on an H100/H200: correctness and speed
+"""
+import math
+
+import triton
+import triton.language as tl
+
+import tlx_alias as tlx
+
+LOG2E = 1.4426950408889634
+
+
+@triton.jit
+def _tile_coords(tile_idx, num_pid_m, CAUSAL: tl.constexpr):
+    """(row block, batch*head) of a tile; the K/V of one head stay in L2
+    while consecutive tiles use them. Causal tiles go heaviest first."""
+    off_hz = tile_idx // num_pid_m
+    start_m = tile_idx % num_pid_m
+    if CAUSAL:
+        start_m = num_pid_m - 1 - start_m
+    return start_m, off_hz
+
+
+@triton.jit
+def _kv_range(start_m, N_CTX, BLOCK_M: tl.constexpr, CAUSAL: tl.constexpr):
+    if CAUSAL:
+        return 0, (start_m + 1) * BLOCK_M
+    else:
+        return 0, N_CTX
+
+
+@triton.jit
+def _ring(count, STAGES: tl.constexpr):
+    return count % STAGES, (count // STAGES) & 1
+
+
+@triton.jit
+def _online_softmax(qk, m_i, l_i, qk_scale, offs_m, kv_start, BLOCK_N: tl.constexpr, MASK: tl.constexpr):
+    """One block of online softmax in the log2 domain: the probabilities,
+    the new row max and sum, and the factor that rescales the accumulator."""
+    if MASK:
+        offs_n = kv_start + tl.arange(0, BLOCK_N)
+        qk = tl.where(offs_m[:, None] >= offs_n[None, :], qk, -float("inf"))
+    m_ij = tl.maximum(m_i, tl.max(qk, 1) * qk_scale)
+    p = tl.math.exp2(qk * qk_scale - m_ij[:, None])
+    alpha = tl.math.exp2(m_i - m_ij)
+    l_i = l_i * alpha + tl.sum(p, 1)
+    return p, m_ij, l_i, alpha
+
+
+@triton.jit
+def _issue_in_turn(cid: tl.constexpr):
+    """Ping-pong: consumer 0 issues its wgmma when consumer 1 has issued its
+    previous one, and the other way round (named barriers 9 and 10, both
+    consumer warp groups: 256 threads)."""
+    if cid == 0:
+        tlx.named_barrier_wait(9, 256)
+    else:
+        tlx.named_barrier_wait(10, 256)
+
+
+@triton.jit
+def _issued(cid: tl.constexpr):
+    if cid == 0:
+        tlx.named_barrier_arrive(10, 256)
+    else:
+        tlx.named_barrier_arrive(9, 256)
+
+
+@triton.jit
+def attn_fwd_kernel(sm_scale, lse_ptr, Z, H, desc_q, desc_k, desc_v, desc_o, N_CTX, NUM_SMS: tl.constexpr,
+                    HEAD_DIM: tl.constexpr, BLOCK_M: tl.constexpr, BLOCK_N: tl.constexpr, STAGES: tl.constexpr,
+                    CAUSAL: tl.constexpr, ALIAS: tl.constexpr, CONSUMER_REGISTERS: tl.constexpr = 232):
+    NUM_MMA_GROUPS: tl.constexpr = 2
+    BM_HALF: tl.constexpr = BLOCK_M // NUM_MMA_GROUPS
+    dtype: tl.constexpr = tlx.dtype_of(desc_q)
+    ELEM: tl.constexpr = tlx.size_of(dtype)
+
+    if ALIAS:
+        spec = tlx.storage_alias_spec(storage=tlx.storage_kind.smem)
+        q_tiles = tlx.local_alloc((BM_HALF, HEAD_DIM), dtype, NUM_MMA_GROUPS, reuse=spec)
+        o_tiles = tlx.local_alloc((BM_HALF, HEAD_DIM), dtype, NUM_MMA_GROUPS, reuse=spec)
+        spec.set_buffer_overlap(tlx.reuse_group(q_tiles, o_tiles, group_type=tlx.reuse_group_type.shared))
+    else:
+        q_tiles = tlx.local_alloc((BM_HALF, HEAD_DIM), dtype, NUM_MMA_GROUPS)
+        o_tiles = tlx.local_alloc((BM_HALF, HEAD_DIM), dtype, NUM_MMA_GROUPS)
+    k_tiles = tlx.local_alloc((BLOCK_N, HEAD_DIM), dtype, STAGES)
+    v_tiles = tlx.local_alloc((BLOCK_N, HEAD_DIM), dtype, STAGES)
+
+    q_fulls = tlx.alloc_barriers(num_barriers=NUM_MMA_GROUPS, arrive_count=1)
+    q_empties = tlx.alloc_barriers(num_barriers=NUM_MMA_GROUPS, arrive_count=1)
+    k_fulls = tlx.alloc_barriers(num_barriers=STAGES, arrive_count=1)
+    k_empties = tlx.alloc_barriers(num_barriers=STAGES, arrive_count=NUM_MMA_GROUPS)
+    v_fulls = tlx.alloc_barriers(num_barriers=STAGES, arrive_count=1)
+    v_empties = tlx.alloc_barriers(num_barriers=STAGES, arrive_count=NUM_MMA_GROUPS)
+
+    num_pid_m = tl.cdiv(N_CTX, BLOCK_M)
+    num_tiles = num_pid_m * Z * H
+
+    with tlx.async_tasks():
+        with tlx.async_task("default"):  # producer: Q halves, then the K/V blocks of the tile
+            kv_count = 0
+            tile_count = 0
+            for tile_idx in range(tl.program_id(0), num_tiles, NUM_SMS):
+                start_m, off_hz = _tile_coords(tile_idx, num_pid_m, CAUSAL)
+                row0 = off_hz * N_CTX
+                lo, hi = _kv_range(start_m, N_CTX, BLOCK_M, CAUSAL)
+                q_phase = tile_count & 1
+                for c in tl.static_range(NUM_MMA_GROUPS):
+                    tlx.barrier_wait(q_empties[c], q_phase ^ 1)
+                    tlx.barrier_expect_bytes(q_fulls[c], BM_HALF * HEAD_DIM * ELEM)
+                    tlx.async_descriptor_load(desc_q, q_tiles[c], [row0 + start_m * BLOCK_M + c * BM_HALF, 0],
+                                              q_fulls[c])
+                for kv_start in range(lo, hi, BLOCK_N):
+                    slot, phase = _ring(kv_count, STAGES)
+                    tlx.barrier_wait(k_empties[slot], phase ^ 1)
+                    tlx.barrier_expect_bytes(k_fulls[slot], BLOCK_N * HEAD_DIM * ELEM)
+                    tlx.async_descriptor_load(desc_k, k_tiles[slot], [row0 + kv_start, 0], k_fulls[slot])
+                    tlx.barrier_wait(v_empties[slot], phase ^ 1)
+                    tlx.barrier_expect_bytes(v_fulls[slot], BLOCK_N * HEAD_DIM * ELEM)
+                    tlx.async_descriptor_load(desc_v, v_tiles[slot], [row0 + kv_start, 0], v_fulls[slot])
+                    kv_count += 1
+                tile_count += 1
+
+        with tlx.async_task(num_warps=4, registers=CONSUMER_REGISTERS, replicate=NUM_MMA_GROUPS):  # consumers
+            cid: tl.constexpr = tlx.async_task_replica_id()
+            if cid == 1:
+                _issued(0)  # consumer 0 goes first
+            qk_scale = sm_scale * 1.44269504
+            kv_count = 0
+            tile_count = 0
+            for tile_idx in range(tl.program_id(0), num_tiles, NUM_SMS):
+                start_m, off_hz = _tile_coords(tile_idx, num_pid_m, CAUSAL)
+                row0 = off_hz * N_CTX
+                lo, hi = _kv_range(start_m, N_CTX, BLOCK_M, CAUSAL)
+                offs_m = start_m * BLOCK_M + cid * BM_HALF + tl.arange(0, BM_HALF)
+                diagonal = start_m * BLOCK_M  # blocks from here on need the causal mask
+                m_i = tl.zeros([BM_HALF], dtype=tl.float32) - float("inf")
+                l_i = tl.zeros([BM_HALF], dtype=tl.float32) + 1.0
+                acc = tl.zeros([BM_HALF, HEAD_DIM], dtype=tl.float32)
+                q = q_tiles[cid]
+                tlx.barrier_wait(q_fulls[cid], tile_count & 1)
+
+                # block lo: QK^T only
+                slot, phase = _ring(kv_count, STAGES)
+                tlx.barrier_wait(k_fulls[slot], phase)
+                _issue_in_turn(cid)
+                qk = tlx.async_dot(q, tlx.local_trans(k_tiles[slot]))
+                _issued(cid)
+                qk = tlx.async_dot_wait(0, qk)
+                tlx.barrier_arrive(k_empties[slot])
+                if CAUSAL and lo >= diagonal:
+                    p, m_i, l_i, alpha = _online_softmax(qk, m_i, l_i, qk_scale, offs_m, lo, BLOCK_N, True)
+                else:
+                    p, m_i, l_i, alpha = _online_softmax(qk, m_i, l_i, qk_scale, offs_m, lo, BLOCK_N, False)
+                kv_count += 1
+
+                # block j: QK^T(j) runs while PV(j - 1) is issued
+                for kv_start in range(lo + BLOCK_N, hi, BLOCK_N):
+                    slot, phase = _ring(kv_count, STAGES)
+                    tlx.barrier_wait(k_fulls[slot], phase)
+                    _issue_in_turn(cid)
+                    qk = tlx.async_dot(q, tlx.local_trans(k_tiles[slot]))
+                    _issued(cid)
+                    v_slot, v_phase = _ring(kv_count - 1, STAGES)
+                    tlx.barrier_wait(v_fulls[v_slot], v_phase)
+                    acc = tlx.async_dot(p.to(dtype), v_tiles[v_slot], acc)
+                    qk = tlx.async_dot_wait(1, qk)
+                    tlx.barrier_arrive(k_empties[slot])
+                    if CAUSAL and kv_start >= diagonal:
+                        p, m_i, l_i, alpha = _online_softmax(qk, m_i, l_i, qk_scale, offs_m, kv_start, BLOCK_N, True)
+                    else:
+                        p, m_i, l_i, alpha = _online_softmax(qk, m_i, l_i, qk_scale, offs_m, kv_start, BLOCK_N,
+                                                             False)
+                    acc = tlx.async_dot_wait(0, acc)
+                    tlx.barrier_arrive(v_empties[v_slot])
+                    acc = acc * alpha[:, None]
+                    kv_count += 1
+
+                # the last block's PV
+                v_slot, v_phase = _ring(kv_count - 1, STAGES)
+                tlx.barrier_wait(v_fulls[v_slot], v_phase)
+                acc = tlx.async_dot(p.to(dtype), v_tiles[v_slot], acc)
+                acc = tlx.async_dot_wait(0, acc)
+                tlx.barrier_arrive(v_empties[v_slot])
+                if not ALIAS:
+                    tlx.barrier_arrive(q_empties[cid])  # the next Q can load while O is stored
+
+                # epilogue: O (and the log-sum-exp, natural log) of this consumer's rows
+                tl.store(lse_ptr + off_hz * N_CTX + offs_m, (m_i + tl.math.log2(l_i)) * 0.6931471805599453)
+                o = (acc / l_i[:, None]).to(dtype)
+                if not ALIAS:
+                    tlx.async_descriptor_store_wait(0)  # the previous tile's store has read o_tiles[cid]
+                tlx.local_store(o_tiles[cid], o)  # ALIAS: over Q, which no wgmma reads any more
+                tlx.fence_async_shared()
+                tlx.async_descriptor_store(desc_o, o_tiles[cid], [row0 + start_m * BLOCK_M + cid * BM_HALF, 0])
+                if ALIAS:
+                    tlx.async_descriptor_store_wait(0)  # the store has read O: Q's storage goes back
+                    tlx.barrier_arrive(q_empties[cid])
+                tile_count += 1
+            if not ALIAS:
+                tlx.async_descriptor_store_wait(0)
+
+
+def default_config(head_dim, alias=True):
+    """(BLOCK_N, STAGES) that fit 227 KiB at BLOCK_M = 128 (see the table above)."""
+    if head_dim <= 64:
+        return 128, 3
+    if head_dim <= 128:
+        return 128, 3 if alias else 2
+    return (64, 2) if alias else (32, 2)
+
+
+def smem_bytes(head_dim, block_n, stages, alias, block_m=128, itemsize=2):
+    q = block_m * head_dim * itemsize
+    return (q if alias else 2 * q) + 2 * stages * block_n * head_dim * itemsize
+
+
+def attention(q, k, v, causal=False, sm_scale=None, alias=True, block_n=None, stages=None, num_sms=None,
+              return_lse=False):
+    """softmax(Q K^T * sm_scale) V for (batch, heads, N, head_dim) fp16/bf16 tensors on a Hopper GPU."""
+    import torch
+    from triton.tools.tensor_descriptor import TensorDescriptor
+
+    Z, H, N_CTX, HEAD_DIM = q.shape
+    if k.shape != q.shape or v.shape != q.shape:
+        raise ValueError(f"attention: q, k and v must have one shape, got {tuple(q.shape)}, {tuple(k.shape)}, "
+                         f"{tuple(v.shape)}")
+    if q.dtype not in (torch.float16, torch.bfloat16) or k.dtype != q.dtype or v.dtype != q.dtype:
+        raise ValueError(f"attention: q, k and v must all be float16 or all bfloat16, got {q.dtype}, {k.dtype}, "
+                         f"{v.dtype}")
+    if HEAD_DIM not in (64, 128, 256):
+        raise ValueError(f"attention: head_dim must be 64, 128 or 256, got {HEAD_DIM}")
+    BLOCK_M = 128
+    if N_CTX % BLOCK_M:
+        raise ValueError(f"attention: the sequence length must be a multiple of {BLOCK_M}, got {N_CTX}")
+    default_n, default_stages = default_config(HEAD_DIM, alias)
+    block_n, stages = block_n or default_n, stages or default_stages
+    sm_scale = 1.0 / math.sqrt(HEAD_DIM) if sm_scale is None else sm_scale
+    q, k, v = (t.contiguous() for t in (q, k, v))
+    o = torch.empty_like(q)
+    lse = torch.empty((Z, H, N_CTX), device=q.device, dtype=torch.float32)
+    rows = Z * H * N_CTX
+    desc_q = TensorDescriptor(q, [rows, HEAD_DIM], [HEAD_DIM, 1], [BLOCK_M // 2, HEAD_DIM])
+    desc_k = TensorDescriptor(k, [rows, HEAD_DIM], [HEAD_DIM, 1], [block_n, HEAD_DIM])
+    desc_v = TensorDescriptor(v, [rows, HEAD_DIM], [HEAD_DIM, 1], [block_n, HEAD_DIM])
+    desc_o = TensorDescriptor(o, [rows, HEAD_DIM], [HEAD_DIM, 1], [BLOCK_M // 2, HEAD_DIM])
+    num_sms = num_sms or torch.cuda.get_device_properties(q.device).multi_processor_count
+    tiles = triton.cdiv(N_CTX, BLOCK_M) * Z * H
+    attn_fwd_kernel[(min(num_sms, tiles), )](sm_scale, lse, Z, H, desc_q, desc_k, desc_v, desc_o, N_CTX,
+                                              NUM_SMS=num_sms, HEAD_DIM=HEAD_DIM, BLOCK_M=BLOCK_M, BLOCK_N=block_n,
+                                              STAGES=stages, CAUSAL=causal, ALIAS=alias, num_warps=4,
+                                              num_stages=1)
+    return (o, lse) if return_lse else o
+
+
+def compile_for_sm90(head_dim=128, causal=False, alias=True, block_n=None, stages=None, dtype="fp16"):
+    """The kernel compiled for sm_90 without a GPU."""
+    from triton.backends.compiler import GPUTarget
+    default_n, default_stages = default_config(head_dim, alias)
+    constexprs = dict(NUM_SMS=132, HEAD_DIM=head_dim, BLOCK_M=128, BLOCK_N=block_n or default_n,
+                      STAGES=stages or default_stages, CAUSAL=causal, ALIAS=alias, CONSUMER_REGISTERS=232)
+    q_block = f"tensordesc<{dtype}[64, {head_dim}]>"
+    kv_block = f"tensordesc<{dtype}[{constexprs['BLOCK_N']}, {head_dim}]>"
+    signature = {"sm_scale": "fp32", "lse_ptr": "*fp32", "Z": "i32", "H": "i32", "desc_q": q_block,
+                 "desc_k": kv_block, "desc_v": kv_block, "desc_o": q_block, "N_CTX": "i32",
+                 **{name: "constexpr" for name in constexprs}}
+    attrs = {(1, ): [["tt.divisibility", 16]], (8, ): [["tt.divisibility", 16]]}
+    src = triton.compiler.ASTSource(fn=attn_fwd_kernel, signature=signature, constexprs=constexprs, attrs=attrs)
+    return triton.compile(src, target=GPUTarget("cuda", 90, 32), options={"num_warps": 4, "num_stages": 1})
+
+
+if __name__ == "__main__":
+    for head_dim in (64, 128, 256):
+        for alias in (True, False):
+            block_n, stages = default_config(head_dim, alias)
+            kernel = compile_for_sm90(head_dim, alias=alias)
+            print(f"HEAD_DIM={head_dim} ALIAS={alias}: BLOCK_N={block_n}, {stages} stages, "
+                  f"{kernel.metadata.shared} bytes of shared memory")
+            if alias:
+                tlx.print_memory_map(kernel)
+        print()

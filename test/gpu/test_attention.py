@@ -1,0 +1,75 @@
+"""Flash-attention forward on a Hopper GPU: the aliased example (O over Q)
+and its unaliased twin against torch's SDPA for every head dim, causal and
+not, fp16 and bf16; and the peer's Hopper attention tutorials run under
+tlx_alias with only their imports changed (skipped without the peer's
+tutorials: TLX_TUTORIALS or TLX_PEER_SITE, see benchmarks/tutorials.py)."""
+import math
+import os
+import sys
+
+import pytest
+import torch
+import triton
+
+import tlx_alias  # noqa: F401
+
+ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+sys.path.insert(0, os.path.join(ROOT, "examples"))
+sys.path.insert(0, os.path.join(ROOT, "benchmarks"))
+import hopper_flash_attention as fa  # noqa: E402
+import tutorials  # noqa: E402
+
+
+@pytest.fixture(autouse=True)
+def _allocator():
+    triton.set_allocator(lambda size, align, stream: torch.empty(size, dtype=torch.int8, device="cuda"))
+
+
+def reference(q, k, v, causal, sm_scale):
+    scores = (q.float() @ k.float().transpose(-1, -2)) * sm_scale
+    if causal:
+        n = q.shape[2]
+        scores = scores.masked_fill(torch.ones(n, n, device=q.device, dtype=torch.bool).triu(1), float("-inf"))
+    return torch.softmax(scores, -1) @ v.float(), torch.logsumexp(scores, -1)
+
+
+@pytest.mark.parametrize("dtype", [torch.float16, torch.bfloat16])
+@pytest.mark.parametrize("causal", [False, True])
+@pytest.mark.parametrize("head_dim", [64, 128, 256])
+@pytest.mark.parametrize("alias", [True, False])
+def test_attention_matches_reference(alias, head_dim, causal, dtype):
+    torch.manual_seed(0)
+    z, h, n = 2, 3, 384  # 18 tiles on 5 CTAs: each CTA runs several tiles through the ring and Q/O
+    q, k, v = (torch.randn((z, h, n, head_dim), device="cuda", dtype=dtype) for _ in range(3))
+    sm_scale = 1.0 / math.sqrt(head_dim)
+    out, lse = fa.attention(q, k, v, causal=causal, alias=alias, num_sms=5, return_lse=True)
+    ref_out, ref_lse = reference(q, k, v, causal, sm_scale)
+    torch.testing.assert_close(out.float(), ref_out, rtol=0, atol=2e-2 if dtype == torch.bfloat16 else 4e-3)
+    torch.testing.assert_close(lse, ref_lse, rtol=0, atol=1e-3)
+    sdpa = torch.nn.functional.scaled_dot_product_attention(q, k, v, is_causal=causal)
+    assert (out.float() - sdpa.float()).abs().max().item() < (3e-2 if dtype == torch.bfloat16 else 5e-3)
+
+
+def test_attention_rejects_ragged_sequence():
+    q = torch.randn((1, 1, 200, 64), device="cuda", dtype=torch.float16)
+    with pytest.raises(ValueError, match="the sequence length must be a multiple of 128, got 200"):
+        fa.attention(q, q, q)
+
+
+def _peer_tutorials_available():
+    return os.path.isdir(tutorials.tutorials_dir())
+
+
+@pytest.mark.skipif(not _peer_tutorials_available(), reason="the peer's tutorials are not installed here")
+@pytest.mark.parametrize("name", tutorials.HOPPER_ATTENTION)
+@pytest.mark.parametrize("head_dim", [64, 128])
+def test_peer_attention_tutorial_under_tlx_alias(name, head_dim):
+    module = tutorials.load(name, for_tlx_alias=True)
+    torch.manual_seed(0)
+    q, k, v = (torch.randn((2, 4, 1024, head_dim), device="cuda", dtype=torch.float16) for _ in range(3))
+    sm_scale = 1.0 / math.sqrt(head_dim)
+    out = module.attention(q, k, v, sm_scale)
+    sdpa = torch.nn.functional.scaled_dot_product_attention(q, k, v, scale=sm_scale)
+    err = (out.float() - sdpa.float()).abs().max().item()
+    print(f"{name} D={head_dim}: max abs error vs SDPA {err:.3g}")
+    assert err < 5e-3
