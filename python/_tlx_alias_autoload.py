@@ -9,20 +9,43 @@ corrupts the heap. Nothing is imported from triton here.
 import os
 
 
+def _package_dirs():
+    """Where the tlx_alias package's files are, without importing it (that
+    would import triton): its __path__ as the import system would set it (an
+    editable install spreads it over the source tree and site-packages)."""
+    import importlib.util
+
+    try:
+        spec = importlib.util.find_spec("tlx_alias")
+    except Exception:
+        spec = None
+    if spec is not None and spec.submodule_search_locations:
+        return list(spec.submodule_search_locations)
+    return [os.path.join(os.path.dirname(os.path.abspath(__file__)), "tlx_alias")]
+
+
+def _find(dirs, *parts):
+    for directory in dirs:
+        path = os.path.join(directory, *parts)
+        if os.path.exists(path):
+            return path
+    return None
+
+
 def _register():
     if os.environ.get("TLX_ALIAS_NO_AUTOLOAD"):
         return
-    here = os.path.dirname(os.path.abspath(__file__))
-    plugin = os.path.join(here, "tlx_alias", "lib", "libTLXAliasPlugin.so")
-    if not os.path.exists(plugin):
+    dirs = _package_dirs()
+    plugin = _find(dirs, "lib", "libTLXAliasPlugin.so")
+    versions_file = _find(dirs, "_triton_version.py")
+    if plugin is None or versions_file is None:
         return
     try:
         # Load the version helper by path: importing the tlx_alias package
         # would import triton, which is what must not happen yet.
         import importlib.util
 
-        spec = importlib.util.spec_from_file_location(
-            "_tlx_alias_triton_version", os.path.join(here, "tlx_alias", "_triton_version.py"))
+        spec = importlib.util.spec_from_file_location("_tlx_alias_triton_version", versions_file)
         versions = importlib.util.module_from_spec(spec)
         spec.loader.exec_module(versions)
         if versions.installed_triton_version() != versions.SUPPORTED_TRITON:

@@ -31,7 +31,7 @@ except PluginLoadError:
 from . import _pipeline  # noqa: E402
 from .layouts import (encoding, nv_mma_shared_layout, swizzled_shared_layout,  # noqa: E402
                       tensor_memory_layout)
-from .mem_ops import (async_load, async_load_commit_group, async_load_wait_group, async_token,  # noqa: E402
+from .mem_ops import (TLXDeprecationWarning, async_load, async_load_commit_group, async_load_wait_group, async_token,  # noqa: E402
                       local_alloc, local_load, local_store, local_view, set_buffer_overlap)
 from .memory_map import memory_map, print_memory_map  # noqa: E402
 from .types import (buffered_tensor, mbarrier, reuse_group, reuse_group_type, storage_alias_spec,  # noqa: E402
@@ -49,7 +49,7 @@ _stages_hook = _pipeline.install()
 _warp_specialize.install()
 
 __all__ = [
-    "SUPPORTED_TRITON", "PluginLoadError", "TritonVersionError", "__version__", "alloc_barriers", "alloc_warp_barrier",
+    "SUPPORTED_TRITON", "PluginLoadError", "TLXDeprecationWarning", "TritonVersionError", "__version__", "alloc_barriers", "alloc_warp_barrier",
     "async_descriptor_load", "async_descriptor_store", "async_descriptor_store_wait", "async_dot",
     "async_dot_wait", "async_task", "async_task_replica_id", "async_tasks", "barrier_arrive",
     "barrier_expect_bytes", "barrier_wait", "cluster_cta_rank", "cluster_size_1d", "dtype_of", "fence",

@@ -37,11 +37,22 @@ def report_in_one_line():
 
 
 def plugin_path():
-    """The plugin library: $TLX_ALIAS_PLUGIN, or the one installed with us."""
+    """The plugin library: $TLX_ALIAS_PLUGIN, or the one installed with us
+    (in one of the package's directories: an editable install keeps the
+    Python files in the source tree and the built ones in site-packages).
+    Where several exist, the one the start-up hook gave libtriton."""
     override = os.environ.get("TLX_ALIAS_PLUGIN")
     if override:
         return os.path.abspath(override)
-    return os.path.join(os.path.dirname(os.path.abspath(__file__)), "lib", PLUGIN_NAME)
+    here = os.path.dirname(os.path.abspath(__file__))
+    package = sys.modules.get(__package__)
+    dirs = list(getattr(package, "__path__", None) or [here])
+    found = [path for path in (os.path.join(d, "lib", PLUGIN_NAME) for d in dirs) if os.path.exists(path)]
+    registered = os.environ.get("TRITON_PLUGIN_PATHS", "").split(":")
+    for path in found:
+        if path in registered:
+            return path
+    return found[0] if found else os.path.join(here, "lib", PLUGIN_NAME)
 
 
 def check_triton_version():

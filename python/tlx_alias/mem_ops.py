@@ -1,4 +1,6 @@
 """The kernel-side API: allocations, views, loads/stores and overlap trees."""
+import re
+import sys
 import warnings
 
 import triton.language as tl
@@ -9,6 +11,30 @@ from ._semantic_checks import single_buffer
 from .layouts import as_layout, default_shared_layout, tensor_memory_layout
 from .types import (buffered_tensor, mbarrier, memdesc_text, reuse_group, reuse_group_type,
                     storage_alias_spec, storage_kind)
+
+
+class TLXDeprecationWarning(DeprecationWarning):
+    """A deprecated TLX API used in a kernel. Shown by default (Python hides
+    DeprecationWarning outside __main__, and a kernel's author is the one to
+    act), unless warnings are configured (-W, PYTHONWARNINGS)."""
+
+
+if not sys.warnoptions:
+    warnings.filterwarnings("default", category=TLXDeprecationWarning)
+
+_warned = {}  # the warnings registry of kernel lines (each warns once)
+
+
+def _warn_at_kernel_line(message, category, _semantic):
+    """Warns at the kernel's line being compiled (not at triton's code that
+    calls the builtin)."""
+    # e.g. loc("b"("/path/kernel.py":10:46)): a name location around the line's.
+    match = re.search(r'"([^"]+)":(\d+):\d+', str(_semantic.builder.get_loc()))
+    if match is None:
+        warnings.warn(message, category, stacklevel=3)
+        return
+    filename, lineno = match.group(1), int(match.group(2))
+    warnings.warn_explicit(message, category, filename, lineno, registry=_warned)
 
 
 def _shape_tuple(shape):
@@ -63,8 +89,8 @@ def local_alloc(shape, dtype, num, storage=storage_kind.smem, reuse=None, layout
         (handle, ) = _ir.create_op(builder, "tlx.storage_alias_local_alloc", [reuse.handle], [memdesc])
         spec = reuse
     elif isinstance(reuse, buffered_tensor):
-        warnings.warn("local_alloc(reuse=buffered_tensor) is deprecated: share memory through a "
-                      "tlx.storage_alias_spec instead", DeprecationWarning, stacklevel=2)
+        _warn_at_kernel_line("local_alloc(reuse=buffered_tensor) is deprecated: share memory through a "
+                             "tlx.storage_alias_spec instead", TLXDeprecationWarning, _semantic)
         if reuse.storage != storage:
             raise ValueError(f"reuse buffer storage ({reuse.storage.value}) doesn't match "
                              f"local_alloc storage ({storage.value})")

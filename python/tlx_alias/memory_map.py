@@ -1,6 +1,8 @@
 """The memory map of a compiled kernel's storage alias specs, as the compiler
 laid them out (recorded by tlx-storage-alias-lowering, not recomputed)."""
 import json
+import os
+import re
 
 
 def memory_map(kernel):
@@ -14,21 +16,59 @@ def memory_map(kernel):
     return json.loads(text) if text else []
 
 
+def _short_type(memdesc):
+    """'2x64x64xf32 nvmma_shared' from the view's !ttg.memdesc type."""
+    match = re.match(r"!ttg\.memdesc<([^,>]+)(?:, #(?:ttg|ttng)\.(\w+))?", memdesc)
+    if not match:
+        return memdesc
+    return " ".join(part for part in match.groups() if part)
+
+
+def _where(location):
+    """'file.py:12' from 'path/to/file.py:12:34' (or the location as it is)."""
+    match = re.match(r"(.*):(\d+):\d+$", location)
+    return f"{os.path.basename(match.group(1))}:{match.group(2)}" if match else location
+
+
+def _table(header, rows):
+    """Numbers right-aligned, text left-aligned, each column as wide as its
+    widest cell (the last one unpadded)."""
+    widths = [max(len(str(row[i])) for row in [header] + rows) for i in range(len(header))]
+    numeric = [bool(rows) and all(isinstance(row[i], int) for row in rows) for i in range(len(header))]
+    lines = []
+    for row in [header] + rows:
+        cells = [str(cell).rjust(width) if number else str(cell).ljust(width)
+                 for cell, width, number in zip(row[:-1], widths, numeric)]
+        lines.append("  " + "  ".join(cells + [str(row[-1])]))
+    return lines
+
+
 def format_memory_map(kernel):
+    """The memory map as text: per spec, a line and a table with one row per
+    buffer (named as in the kernel, with its line). "" for a kernel without
+    storage_alias_spec."""
     lines = []
     for spec in memory_map(kernel):
-        size = spec["size"]
-        lines.append(f"storage_alias_spec in {spec['function']} ({spec['storage']}, "
-                     f"{size} bytes{', explicit' if spec['explicit_size'] else ''}, "
-                     f"aligned {spec['alignment']}) at {spec['location']}")
-        lines.append(f"  {'offset':>8} {'stride':>8} {'buffer':>8} {'num':>4}  {'expanded shape':<16} view")
+        name = f"'{spec['name']}' " if spec.get("name") else ""
+        lines.append(f"storage_alias_spec {name}in {spec['function']} ({spec['storage']}, "
+                     f"{spec['size']} bytes{', explicit' if spec['explicit_size'] else ''}, "
+                     f"aligned {spec['alignment']}) at {_where(spec['location'])}")
+        rows = []
         for view in spec["views"]:
             shape = "x".join(map(str, view["expanded_shape"]))
-            slots = f" ({view['slot_bytes']}-byte slots)" if view["slot_bytes"] else ""
-            lines.append(f"  {view['offset']:>8} {view['bytes_between_buffers']:>8} {view['buffer_bytes']:>8} "
-                         f"{view['num_buffers']:>4}  {shape + slots:<16} {view['type']}")
+            if view["slot_bytes"]:
+                shape += f" ({view['slot_bytes']}-byte slots)"
+            rows.append([view.get("name") or "?", view["offset"], view["bytes_between_buffers"], view["buffer_bytes"],
+                         view["num_buffers"], shape, _where(view["location"]), _short_type(view["type"])])
+        lines += _table(["buffer", "offset", "stride", "bytes", "num", "expanded shape", "line", "type"], rows)
     return "\n".join(lines)
 
 
 def print_memory_map(kernel, file=None):
-    print(format_memory_map(kernel), file=file)
+    """Prints format_memory_map(kernel); for a kernel without
+    storage_alias_spec (e.g. one using only legacy reuse=), one line saying so."""
+    text = format_memory_map(kernel)
+    if not text:
+        name = getattr(getattr(kernel, "metadata", None), "name", None) or getattr(kernel, "name", "kernel")
+        text = f"{name}: no storage_alias_spec"
+    print(text, file=file)

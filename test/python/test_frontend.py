@@ -353,3 +353,29 @@ def test_errors_of_triton_stages_reach_the_exception():
     with pytest.raises(RuntimeError, match=r"make_llir failed:\n.*:5:\d+: error: cp.async does not support "
                                            r"transfers smaller than 4 bytes"):
         _compile_body(body.replace("out_ptr +", "out_ptr.to(tl.pointer_type(tl.float16)) +"))
+
+
+def test_legacy_reuse_warning_is_shown_at_the_kernels_line(tmp_path):
+    # Default warning filters (a user's script): Python hides DeprecationWarning
+    # outside __main__, and the builtin is called from triton's code generator.
+    from conftest import run_python
+    script = tmp_path / "legacy_user.py"
+    source = ("import tlx_alias as tlx\nimport triton\nimport triton.language as tl\n"
+              "from triton.backends.compiler import GPUTarget\n\n\n"
+              "@triton.jit\ndef legacy(out_ptr):\n"
+              "    a = tlx.local_alloc((64, 64), tl.float32, 2)\n"
+              "    b = tlx.local_alloc((64, 64), tl.float16, 2, reuse=a)\n"
+              "    tlx.local_store(b[0], tl.full((64, 64), 3.0, tl.float16))\n"
+              "    tl.store(out_ptr + tl.arange(0, 64), tl.sum(tlx.local_load(b[0]).to(tl.float32), axis=1))\n\n\n"
+              "triton.knobs.compilation.always_compile = True\n"
+              "triton.compile(triton.compiler.ASTSource(fn=legacy, signature={'out_ptr': '*fp32'}),\n"
+              "               target=GPUTarget('cuda', 90, 32))\n")
+    proc = run_python(source, script_path=script)
+    assert proc.stderr.splitlines() == [
+        f"{script}:10: TLXDeprecationWarning: local_alloc(reuse=buffered_tensor) is deprecated: share memory "
+        "through a tlx.storage_alias_spec instead",
+        "  b = tlx.local_alloc((64, 64), tl.float16, 2, reuse=a)",
+    ]
+    assert issubclass(tlx.TLXDeprecationWarning, DeprecationWarning)
+    ignored = run_python(source, {"PYTHONWARNINGS": "ignore::DeprecationWarning"}, script_path=script)
+    assert ignored.stderr == ""

@@ -2,7 +2,7 @@
 import os
 import textwrap
 
-from conftest import run_python
+from conftest import ROOT, run_python
 
 PROBE = "import triton._C.libtriton as lt; print(sorted(n for n in dir(lt.passes.plugin) if n.startswith('tlx')))"
 EXPECTED_PASSES = str(sorted(['tlx_convert_async_waits', 'tlx_convert_local_memory', 'tlx_convert_mma', 'tlx_convert_tma', 'tlx_dot_operands_in_place', 'tlx_jit_lowering', 'tlx_lower', 'tlx_rewrite_local_alias', 'tlx_storage_alias_lowering']))
@@ -83,3 +83,45 @@ def test_version_error_is_one_line_on_stderr(tmp_path):
     # One line, no traceback: the problem is the installation, not the importing code.
     assert proc.stderr == ("TritonVersionError: tlx_alias supports only triton==3.7.1 (its plugin ABI), "
                            "but triton 3.8.0 is installed: pip install triton==3.7.1\n")
+
+
+def test_editable_layout_python_in_the_checkout_libraries_in_site_packages(tmp_path):
+    # `pip install -e .` (scikit-build-core's redirect mode) imports the Python
+    # files from the checkout and the built libraries from site-packages: the
+    # package's __path__ spans both. Reproduced here with the same kind of
+    # finder; the start-up hook runs as tlx_alias.pth runs it.
+    import glob
+
+    import tlx_alias
+    installed = os.path.dirname(tlx_alias.__file__)
+    src, built = tmp_path / "src" / "tlx_alias", tmp_path / "site" / "tlx_alias"
+    src.mkdir(parents=True)
+    (built / "lib").mkdir(parents=True)
+    for path in glob.glob(os.path.join(installed, "*.py")):
+        os.symlink(path, src / os.path.basename(path))
+    for path in glob.glob(os.path.join(installed, "_*.so")):
+        os.symlink(path, built / os.path.basename(path))
+    os.symlink(tlx_alias.plugin_path(), built / "lib" / "libTLXAliasPlugin.so")
+    autoload = os.path.join(ROOT, "python", "_tlx_alias_autoload.py")
+    out = run_python(textwrap.dedent(f"""
+        import importlib.util, os, sys
+
+        class RedirectingFinder:
+            def find_spec(self, name, path=None, target=None):
+                if name == "tlx_alias":
+                    return importlib.util.spec_from_file_location(
+                        name, {str(src / "__init__.py")!r},
+                        submodule_search_locations=[{str(built)!r}, {str(src)!r}])
+
+        sys.meta_path.insert(0, RedirectingFinder())
+        del os.environ["TLX_ALIAS_NO_AUTOLOAD"]
+        spec = importlib.util.spec_from_file_location("_tlx_alias_autoload", {autoload!r})
+        spec.loader.exec_module(importlib.util.module_from_spec(spec))
+        print(os.environ.get("TRITON_PLUGIN_PATHS"))
+        import triton._C.libtriton  # before tlx_alias: the hook registered the plugin
+        import tlx_alias
+        print(tlx_alias.__file__)
+        print(tlx_alias.plugin_path())
+        """) + PROBE, {"TLX_ALIAS_NO_AUTOLOAD": "1", "TRITON_PLUGIN_PATHS": None}).stdout.splitlines()
+    plugin = str(built / "lib" / "libTLXAliasPlugin.so")
+    assert out == [plugin, str(src / "__init__.py"), plugin, EXPECTED_PASSES]

@@ -31,6 +31,20 @@ inline std::string describeLocation(mlir::Location loc) {
   return text;
 }
 
+/// The variable name triton's frontend gives a value assigned to one (the
+/// first name location inside `loc`), or "".
+inline std::string locationName(mlir::Location loc) {
+  std::string name;
+  loc->walk([&](mlir::Location inner) {
+    if (auto found = llvm::dyn_cast<mlir::NameLoc>(inner)) {
+      name = found.getName().str();
+      return mlir::WalkResult::interrupt();
+    }
+    return mlir::WalkResult::advance();
+  });
+  return name;
+}
+
 } // namespace tlx_alias
 
 #endif // TLX_ALIAS_SUPPORT_LOCATION_H

@@ -58,6 +58,7 @@ static std::string functionName(Operation *op) {
 static void writeMemoryMapEntry(llvm::raw_ostream &os, SpecPlan &plan,
                                 ArrayRef<std::pair<const AllocInfo *, ViewLayout>> views) {
   os << "{\"function\": " << jsonString(functionName(plan.spec))
+     << ", \"name\": " << jsonString(tlx_alias::locationName(plan.spec.getLoc()))
      << ", \"location\": " << jsonString(locationText(plan.spec.getLoc()))
      << ", \"storage\": " << jsonString(stringifyEnum(plan.storage))
      << ", \"size\": " << plan.sizeBytes << ", \"alignment\": " << plan.alignment
@@ -66,8 +67,9 @@ static void writeMemoryMapEntry(llvm::raw_ostream &os, SpecPlan &plan,
   for (auto [i, entry] : llvm::enumerate(views)) {
     const auto &[alloc, layout] = entry;
     auto viewInfo = getMemDescInfo(layout.viewType);
-    os << (i ? ", " : "") << "{\"location\": "
-       << jsonString(locationText(const_cast<StorageAliasLocalAllocOp &>(alloc->op).getLoc()))
+    Location allocLoc = const_cast<StorageAliasLocalAllocOp &>(alloc->op).getLoc();
+    os << (i ? ", " : "") << "{\"name\": " << jsonString(tlx_alias::locationName(allocLoc))
+       << ", \"location\": " << jsonString(locationText(allocLoc))
        << ", \"type\": " << jsonString(toText(layout.originalType))
        << ", \"num_buffers\": " << alloc->type.numBuffers()
        << ", \"offset\": " << layout.offset
