@@ -101,7 +101,7 @@ def shapes():
 
 
 def providers(side):
-    """name -> (fn(q, k, v, causal), supports_causal)."""
+    """name -> (fn(q, k, v, causal), supports_causal, head dims)."""
     import torch
     import triton
 
@@ -113,11 +113,17 @@ def providers(side):
         sys.path.insert(0, os.path.join(ROOT, "examples"))
         import hopper_flash_attention as fa
         plain = plain_triton_attention()
-        out["tlx_alias aliased (O over Q)"] = (lambda q, k, v, c: fa.attention(q, k, v, causal=c, alias=True), True)
-        out["tlx_alias unaliased twin"] = (lambda q, k, v, c: fa.attention(q, k, v, causal=c, alias=False), True)
+        every = (64, 128, 256)
+        out["tlx_alias aliased (O over Q)"] = (lambda q, k, v, c: fa.attention(q, k, v, causal=c, alias=True), True,
+                                               every)
+        out["tlx_alias aliased, Q double-buffered"] = (
+            lambda q, k, v, c: fa.attention(q, k, v, causal=c, alias=True, q_buffers=2,
+                                            stages=2 if q.shape[-1] == 128 else 3), True, (64, 128))
+        out["tlx_alias unaliased twin"] = (lambda q, k, v, c: fa.attention(q, k, v, causal=c, alias=False), True,
+                                           every)
         out["torch SDPA"] = (lambda q, k, v, c: torch.nn.functional.scaled_dot_product_attention(q, k, v, is_causal=c),
-                             True)
-        out["triton tl.dot"] = (plain, True)
+                             True, every)
+        out["triton tl.dot"] = (plain, True, every)
     for name in tutorials.HOPPER_ATTENTION:
         try:
             module = tutorials.load(name, for_tlx_alias=(side == "ours"))
@@ -126,7 +132,7 @@ def providers(side):
             continue
         label = ("tlx_alias running " if side == "ours" else "peer ") + name
         out[label] = (lambda q, k, v, c, module=module: module.attention(q, k, v, 1.0 / math.sqrt(q.shape[-1])),
-                      False)
+                      False, (128, ))  # the tutorials assert BLOCK_N (128) <= HEAD_DIM; 256 does not fit
     return out
 
 
@@ -143,8 +149,8 @@ def run_side(side, out_path):
             q, k, v = (torch.randn((z, h, n, d), device="cuda", dtype=torch.float16) for _ in range(3))
             ref = None
             flops = 4 * z * h * n * n * d * (0.5 if causal else 1.0)
-            for name, (fn, supports_causal) in fns.items():
-                if causal and not supports_causal:
+            for name, (fn, supports_causal, head_dims) in fns.items():
+                if (causal and not supports_causal) or d not in head_dims:
                     continue
                 is_tutorial = name.startswith(("peer ", "tlx_alias running "))
                 if is_tutorial and side == "ours" and n != TUTORIAL_SEQ_LEN:

@@ -5,9 +5,11 @@ it, and both are (BLOCK_M/2) x HEAD_DIM per consumer.
 A producer warp group loads Q and a K/V ring with TMA; two consumer warp
 groups each own half of a 128-row Q tile, take turns issuing their wgmmas
 (named barriers, "ping-pong") and overlap QK^T of block j with PV of block
-j - 1. The kernel is persistent over (batch, head, row block) tiles.
+j - 1. The kernel is persistent: each program runs tiles of one head after
+another (K/V stay in L2); causal programs take row blocks in pairs of equal
+total work (j, last - j) so that they stay balanced.
 
-Shared memory at BLOCK_M = 128 (fp16/bf16):
+Shared memory at BLOCK_M = 128 (fp16/bf16), one Q buffer per consumer:
 
     HEAD_DIM  BLOCK_N  STAGES   aliased (O over Q)   unaliased (O beside Q)
        64       128       3          112 KiB             128 KiB
@@ -16,7 +18,9 @@ Shared memory at BLOCK_M = 128 (fp16/bf16):
 
 With O over Q a consumer hands its Q buffer back to the producer only when
 the O store has read it, so the next tile's Q load starts after the
-epilogue (unaliased, it starts after the last QK^T).
+epilogue (unaliased, it starts after the last QK^T). `q_buffers=2` gives
+each consumer two Q buffers (O over the current one): the next tile's Q
+loads during this tile, for 64 KiB of Q/O at head dim 128 (2 K/V stages).
 
     python examples/hopper_flash_attention.py     # compile for sm_90 here, print the memory map
     python benchmarks/attention.py                # on an H100/H200: correctness and speed
@@ -32,14 +36,31 @@ LOG2E = 1.4426950408889634
 
 
 @triton.jit
-def _tile_coords(tile_idx, num_pid_m, CAUSAL: tl.constexpr):
-    """(row block, batch*head) of a tile; the K/V of one head stay in L2
-    while consecutive tiles use them. Causal tiles go heaviest first."""
-    off_hz = tile_idx // num_pid_m
-    start_m = tile_idx % num_pid_m
-    if CAUSAL:
-        start_m = num_pid_m - 1 - start_m
+def _tile_coords(k, pid, nprogs, num_pid_m, CAUSAL_PAIRS: tl.constexpr):
+    """(row block, batch*head) of program `pid`'s k-th tile. Tiles of one head
+    are consecutive, so K/V stay in L2 while programs share them. Causal
+    tiles cost (row block + 1) K/V blocks: a program then takes row blocks
+    in pairs (num_pid_m - 1 - j, j) of one head, heavier first; every pair
+    costs the same, which keeps persistent programs balanced."""
+    if CAUSAL_PAIRS:
+        pair = pid + (k // 2) * nprogs
+        off_hz = pair // (num_pid_m // 2)
+        j = pair % (num_pid_m // 2)
+        start_m = tl.where(k % 2 == 0, num_pid_m - 1 - j, j)
+    else:
+        tile = pid + k * nprogs
+        off_hz = tile // num_pid_m
+        start_m = tile % num_pid_m
     return start_m, off_hz
+
+
+@triton.jit
+def _tiles_of(pid, nprogs, num_pid_m, num_heads, CAUSAL_PAIRS: tl.constexpr):
+    """How many tiles program `pid` runs."""
+    if CAUSAL_PAIRS:
+        return 2 * tl.cdiv(num_heads * (num_pid_m // 2) - pid, nprogs)
+    else:
+        return tl.cdiv(num_heads * num_pid_m - pid, nprogs)
 
 
 @triton.jit
@@ -89,9 +110,10 @@ def _issued(cid: tl.constexpr):
 
 
 @triton.jit
-def attn_fwd_kernel(sm_scale, lse_ptr, Z, H, desc_q, desc_k, desc_v, desc_o, N_CTX, NUM_SMS: tl.constexpr,
+def attn_fwd_kernel(sm_scale, lse_ptr, Z, H, desc_q, desc_k, desc_v, desc_o, N_CTX,
                     HEAD_DIM: tl.constexpr, BLOCK_M: tl.constexpr, BLOCK_N: tl.constexpr, STAGES: tl.constexpr,
-                    CAUSAL: tl.constexpr, ALIAS: tl.constexpr, CONSUMER_REGISTERS: tl.constexpr = 232):
+                    CAUSAL: tl.constexpr, CAUSAL_PAIRS: tl.constexpr, ALIAS: tl.constexpr,
+                    Q_BUFFERS: tl.constexpr = 1, CONSUMER_REGISTERS: tl.constexpr = 232):
     NUM_MMA_GROUPS: tl.constexpr = 2
     BM_HALF: tl.constexpr = BLOCK_M // NUM_MMA_GROUPS
     dtype: tl.constexpr = tlx.dtype_of(desc_q)
@@ -99,39 +121,42 @@ def attn_fwd_kernel(sm_scale, lse_ptr, Z, H, desc_q, desc_k, desc_v, desc_o, N_C
 
     if ALIAS:
         spec = tlx.storage_alias_spec(storage=tlx.storage_kind.smem)
-        q_tiles = tlx.local_alloc((BM_HALF, HEAD_DIM), dtype, NUM_MMA_GROUPS, reuse=spec)
-        o_tiles = tlx.local_alloc((BM_HALF, HEAD_DIM), dtype, NUM_MMA_GROUPS, reuse=spec)
+        q_tiles = tlx.local_alloc((BM_HALF, HEAD_DIM), dtype, NUM_MMA_GROUPS * Q_BUFFERS, reuse=spec)
+        o_tiles = tlx.local_alloc((BM_HALF, HEAD_DIM), dtype, NUM_MMA_GROUPS * Q_BUFFERS, reuse=spec)
         spec.set_buffer_overlap(tlx.reuse_group(q_tiles, o_tiles, group_type=tlx.reuse_group_type.shared))
     else:
-        q_tiles = tlx.local_alloc((BM_HALF, HEAD_DIM), dtype, NUM_MMA_GROUPS)
+        q_tiles = tlx.local_alloc((BM_HALF, HEAD_DIM), dtype, NUM_MMA_GROUPS * Q_BUFFERS)
         o_tiles = tlx.local_alloc((BM_HALF, HEAD_DIM), dtype, NUM_MMA_GROUPS)
     k_tiles = tlx.local_alloc((BLOCK_N, HEAD_DIM), dtype, STAGES)
     v_tiles = tlx.local_alloc((BLOCK_N, HEAD_DIM), dtype, STAGES)
 
-    q_fulls = tlx.alloc_barriers(num_barriers=NUM_MMA_GROUPS, arrive_count=1)
-    q_empties = tlx.alloc_barriers(num_barriers=NUM_MMA_GROUPS, arrive_count=1)
+    # Q buffer (cid, b) is q_tiles[cid * Q_BUFFERS + b]; tile t of a program uses b = t % Q_BUFFERS.
+    q_fulls = tlx.alloc_barriers(num_barriers=NUM_MMA_GROUPS * Q_BUFFERS, arrive_count=1)
+    q_empties = tlx.alloc_barriers(num_barriers=NUM_MMA_GROUPS * Q_BUFFERS, arrive_count=1)
     k_fulls = tlx.alloc_barriers(num_barriers=STAGES, arrive_count=1)
     k_empties = tlx.alloc_barriers(num_barriers=STAGES, arrive_count=NUM_MMA_GROUPS)
     v_fulls = tlx.alloc_barriers(num_barriers=STAGES, arrive_count=1)
     v_empties = tlx.alloc_barriers(num_barriers=STAGES, arrive_count=NUM_MMA_GROUPS)
 
     num_pid_m = tl.cdiv(N_CTX, BLOCK_M)
-    num_tiles = num_pid_m * Z * H
+    pid = tl.program_id(0)
+    nprogs = tl.num_programs(0)
+    my_tiles = _tiles_of(pid, nprogs, num_pid_m, Z * H, CAUSAL_PAIRS)
 
     with tlx.async_tasks():
         with tlx.async_task("default"):  # producer: Q halves, then the K/V blocks of the tile
             kv_count = 0
-            tile_count = 0
-            for tile_idx in range(tl.program_id(0), num_tiles, NUM_SMS):
-                start_m, off_hz = _tile_coords(tile_idx, num_pid_m, CAUSAL)
+            for tile_count in range(0, my_tiles):
+                start_m, off_hz = _tile_coords(tile_count, pid, nprogs, num_pid_m, CAUSAL_PAIRS)
                 row0 = off_hz * N_CTX
                 lo, hi = _kv_range(start_m, N_CTX, BLOCK_M, CAUSAL)
-                q_phase = tile_count & 1
+                q_buf, q_phase = _ring(tile_count, Q_BUFFERS)
                 for c in tl.static_range(NUM_MMA_GROUPS):
-                    tlx.barrier_wait(q_empties[c], q_phase ^ 1)
-                    tlx.barrier_expect_bytes(q_fulls[c], BM_HALF * HEAD_DIM * ELEM)
-                    tlx.async_descriptor_load(desc_q, q_tiles[c], [row0 + start_m * BLOCK_M + c * BM_HALF, 0],
-                                              q_fulls[c])
+                    qb = c * Q_BUFFERS + q_buf
+                    tlx.barrier_wait(q_empties[qb], q_phase ^ 1)
+                    tlx.barrier_expect_bytes(q_fulls[qb], BM_HALF * HEAD_DIM * ELEM)
+                    tlx.async_descriptor_load(desc_q, q_tiles[qb], [row0 + start_m * BLOCK_M + c * BM_HALF, 0],
+                                              q_fulls[qb])
                 for kv_start in range(lo, hi, BLOCK_N):
                     slot, phase = _ring(kv_count, STAGES)
                     tlx.barrier_wait(k_empties[slot], phase ^ 1)
@@ -141,7 +166,6 @@ def attn_fwd_kernel(sm_scale, lse_ptr, Z, H, desc_q, desc_k, desc_v, desc_o, N_C
                     tlx.barrier_expect_bytes(v_fulls[slot], BLOCK_N * HEAD_DIM * ELEM)
                     tlx.async_descriptor_load(desc_v, v_tiles[slot], [row0 + kv_start, 0], v_fulls[slot])
                     kv_count += 1
-                tile_count += 1
 
         with tlx.async_task(num_warps=4, registers=CONSUMER_REGISTERS, replicate=NUM_MMA_GROUPS):  # consumers
             cid: tl.constexpr = tlx.async_task_replica_id()
@@ -149,9 +173,8 @@ def attn_fwd_kernel(sm_scale, lse_ptr, Z, H, desc_q, desc_k, desc_v, desc_o, N_C
                 _issued(0)  # consumer 0 goes first
             qk_scale = sm_scale * 1.44269504
             kv_count = 0
-            tile_count = 0
-            for tile_idx in range(tl.program_id(0), num_tiles, NUM_SMS):
-                start_m, off_hz = _tile_coords(tile_idx, num_pid_m, CAUSAL)
+            for tile_count in range(0, my_tiles):
+                start_m, off_hz = _tile_coords(tile_count, pid, nprogs, num_pid_m, CAUSAL_PAIRS)
                 row0 = off_hz * N_CTX
                 lo, hi = _kv_range(start_m, N_CTX, BLOCK_M, CAUSAL)
                 offs_m = start_m * BLOCK_M + cid * BM_HALF + tl.arange(0, BM_HALF)
@@ -159,8 +182,10 @@ def attn_fwd_kernel(sm_scale, lse_ptr, Z, H, desc_q, desc_k, desc_v, desc_o, N_C
                 m_i = tl.zeros([BM_HALF], dtype=tl.float32) - float("inf")
                 l_i = tl.zeros([BM_HALF], dtype=tl.float32) + 1.0
                 acc = tl.zeros([BM_HALF, HEAD_DIM], dtype=tl.float32)
-                q = q_tiles[cid]
-                tlx.barrier_wait(q_fulls[cid], tile_count & 1)
+                q_buf, q_phase = _ring(tile_count, Q_BUFFERS)
+                qb = cid * Q_BUFFERS + q_buf
+                q = q_tiles[qb]
+                tlx.barrier_wait(q_fulls[qb], q_phase)
 
                 # block lo: QK^T only
                 slot, phase = _ring(kv_count, STAGES)
@@ -205,20 +230,23 @@ def attn_fwd_kernel(sm_scale, lse_ptr, Z, H, desc_q, desc_k, desc_v, desc_o, N_C
                 acc = tlx.async_dot_wait(0, acc)
                 tlx.barrier_arrive(v_empties[v_slot])
                 if not ALIAS:
-                    tlx.barrier_arrive(q_empties[cid])  # the next Q can load while O is stored
+                    tlx.barrier_arrive(q_empties[qb])  # the next Q can load while O is stored
 
                 # epilogue: O (and the log-sum-exp, natural log) of this consumer's rows
                 tl.store(lse_ptr + off_hz * N_CTX + offs_m, (m_i + tl.math.log2(l_i)) * 0.6931471805599453)
                 o = (acc / l_i[:, None]).to(dtype)
                 if not ALIAS:
                     tlx.async_descriptor_store_wait(0)  # the previous tile's store has read o_tiles[cid]
-                tlx.local_store(o_tiles[cid], o)  # ALIAS: over Q, which no wgmma reads any more
+                if ALIAS:
+                    o_tile = o_tiles[qb]  # over this tile's Q, which no wgmma reads any more
+                else:
+                    o_tile = o_tiles[cid]
+                tlx.local_store(o_tile, o)
                 tlx.fence_async_shared()
-                tlx.async_descriptor_store(desc_o, o_tiles[cid], [row0 + start_m * BLOCK_M + cid * BM_HALF, 0])
+                tlx.async_descriptor_store(desc_o, o_tile, [row0 + start_m * BLOCK_M + cid * BM_HALF, 0])
                 if ALIAS:
                     tlx.async_descriptor_store_wait(0)  # the store has read O: Q's storage goes back
-                    tlx.barrier_arrive(q_empties[cid])
-                tile_count += 1
+                    tlx.barrier_arrive(q_empties[qb])
             if not ALIAS:
                 tlx.async_descriptor_store_wait(0)
 
@@ -232,14 +260,16 @@ def default_config(head_dim, alias=True):
     return (64, 2) if alias else (32, 2)
 
 
-def smem_bytes(head_dim, block_n, stages, alias, block_m=128, itemsize=2):
+def smem_bytes(head_dim, block_n, stages, alias, q_buffers=1, block_m=128, itemsize=2):
     q = block_m * head_dim * itemsize
-    return (q if alias else 2 * q) + 2 * stages * block_n * head_dim * itemsize
+    return q * (q_buffers if alias else q_buffers + 1) + 2 * stages * block_n * head_dim * itemsize
 
 
-def attention(q, k, v, causal=False, sm_scale=None, alias=True, block_n=None, stages=None, num_sms=None,
-              return_lse=False):
-    """softmax(Q K^T * sm_scale) V for (batch, heads, N, head_dim) fp16/bf16 tensors on a Hopper GPU."""
+def attention(q, k, v, causal=False, sm_scale=None, alias=True, block_n=None, stages=None, q_buffers=1,
+              num_sms=None, return_lse=False):
+    """softmax(Q K^T * sm_scale) V for (batch, heads, N, head_dim) fp16/bf16 tensors on a Hopper GPU.
+    q_buffers=2 double-buffers each consumer's Q (the next tile's Q loads
+    during this tile) at the cost of K/V stages."""
     import torch
     from triton.tools.tensor_descriptor import TensorDescriptor
 
@@ -267,20 +297,22 @@ def attention(q, k, v, causal=False, sm_scale=None, alias=True, block_n=None, st
     desc_v = TensorDescriptor(v, [rows, HEAD_DIM], [HEAD_DIM, 1], [block_n, HEAD_DIM])
     desc_o = TensorDescriptor(o, [rows, HEAD_DIM], [HEAD_DIM, 1], [BLOCK_M // 2, HEAD_DIM])
     num_sms = num_sms or torch.cuda.get_device_properties(q.device).multi_processor_count
-    tiles = triton.cdiv(N_CTX, BLOCK_M) * Z * H
-    attn_fwd_kernel[(min(num_sms, tiles), )](sm_scale, lse, Z, H, desc_q, desc_k, desc_v, desc_o, N_CTX,
-                                              NUM_SMS=num_sms, HEAD_DIM=HEAD_DIM, BLOCK_M=BLOCK_M, BLOCK_N=block_n,
-                                              STAGES=stages, CAUSAL=causal, ALIAS=alias, num_warps=4,
-                                              num_stages=1)
+    num_pid_m = N_CTX // BLOCK_M
+    causal_pairs = causal and num_pid_m % 2 == 0
+    work_items = Z * H * (num_pid_m // 2 if causal_pairs else num_pid_m)  # pairs of tiles, or tiles
+    attn_fwd_kernel[(min(num_sms, work_items), )](sm_scale, lse, Z, H, desc_q, desc_k, desc_v, desc_o, N_CTX,
+                                                   HEAD_DIM=HEAD_DIM, BLOCK_M=BLOCK_M, BLOCK_N=block_n,
+                                                   STAGES=stages, CAUSAL=causal, CAUSAL_PAIRS=causal_pairs,
+                                                   ALIAS=alias, Q_BUFFERS=q_buffers, num_warps=4, num_stages=1)
     return (o, lse) if return_lse else o
 
 
-def compile_for_sm90(head_dim=128, causal=False, alias=True, block_n=None, stages=None, dtype="fp16"):
+def compile_for_sm90(head_dim=128, causal=False, alias=True, block_n=None, stages=None, q_buffers=1, dtype="fp16"):
     """The kernel compiled for sm_90 without a GPU."""
     from triton.backends.compiler import GPUTarget
     default_n, default_stages = default_config(head_dim, alias)
-    constexprs = dict(NUM_SMS=132, HEAD_DIM=head_dim, BLOCK_M=128, BLOCK_N=block_n or default_n,
-                      STAGES=stages or default_stages, CAUSAL=causal, ALIAS=alias, CONSUMER_REGISTERS=232)
+    constexprs = dict(HEAD_DIM=head_dim, BLOCK_M=128, BLOCK_N=block_n or default_n, STAGES=stages or default_stages,
+                      CAUSAL=causal, CAUSAL_PAIRS=causal, ALIAS=alias, Q_BUFFERS=q_buffers, CONSUMER_REGISTERS=232)
     q_block = f"tensordesc<{dtype}[64, {head_dim}]>"
     kv_block = f"tensordesc<{dtype}[{constexprs['BLOCK_N']}, {head_dim}]>"
     signature = {"sm_scale": "fp32", "lse_ptr": "*fp32", "Z": "i32", "H": "i32", "desc_q": q_block,

@@ -33,21 +33,36 @@ def reference(q, k, v, causal, sm_scale):
     return torch.softmax(scores, -1) @ v.float(), torch.logsumexp(scores, -1)
 
 
-@pytest.mark.parametrize("dtype", [torch.float16, torch.bfloat16])
-@pytest.mark.parametrize("causal", [False, True])
-@pytest.mark.parametrize("head_dim", [64, 128, 256])
-@pytest.mark.parametrize("alias", [True, False])
-def test_attention_matches_reference(alias, head_dim, causal, dtype):
+def check(alias, head_dim, causal, dtype, n, **options):
     torch.manual_seed(0)
-    z, h, n = 2, 3, 384  # 18 tiles on 5 CTAs: each CTA runs several tiles through the ring and Q/O
+    z, h = 2, 3  # 18-24 tiles on 5 CTAs: each CTA runs several tiles through the K/V ring and Q/O
     q, k, v = (torch.randn((z, h, n, head_dim), device="cuda", dtype=dtype) for _ in range(3))
     sm_scale = 1.0 / math.sqrt(head_dim)
-    out, lse = fa.attention(q, k, v, causal=causal, alias=alias, num_sms=5, return_lse=True)
+    out, lse = fa.attention(q, k, v, causal=causal, alias=alias, num_sms=5, return_lse=True, **options)
     ref_out, ref_lse = reference(q, k, v, causal, sm_scale)
     torch.testing.assert_close(out.float(), ref_out, rtol=0, atol=2e-2 if dtype == torch.bfloat16 else 4e-3)
     torch.testing.assert_close(lse, ref_lse, rtol=0, atol=1e-3)
     sdpa = torch.nn.functional.scaled_dot_product_attention(q, k, v, is_causal=causal)
     assert (out.float() - sdpa.float()).abs().max().item() < (3e-2 if dtype == torch.bfloat16 else 5e-3)
+
+
+@pytest.mark.parametrize("dtype", [torch.float16, torch.bfloat16])
+@pytest.mark.parametrize("causal", [False, True])
+@pytest.mark.parametrize("head_dim", [64, 128, 256])
+@pytest.mark.parametrize("alias", [True, False])
+def test_attention_matches_reference(alias, head_dim, causal, dtype):
+    check(alias, head_dim, causal, dtype, n=512)  # 4 row blocks: causal programs take them in pairs
+
+
+@pytest.mark.parametrize("causal", [False, True])
+@pytest.mark.parametrize("head_dim, stages", [(64, 3), (128, 2)])
+@pytest.mark.parametrize("alias", [True, False])
+def test_attention_double_buffered_q(alias, head_dim, stages, causal):
+    check(alias, head_dim, causal, torch.float16, n=512, q_buffers=2, stages=stages)
+
+
+def test_causal_attention_odd_row_blocks():
+    check(True, 128, True, torch.float16, n=384)  # 3 row blocks: no pairs, one tile at a time
 
 
 def test_attention_rejects_ragged_sequence():
@@ -62,8 +77,8 @@ def _peer_tutorials_available():
 
 @pytest.mark.skipif(not _peer_tutorials_available(), reason="the peer's tutorials are not installed here")
 @pytest.mark.parametrize("name", tutorials.HOPPER_ATTENTION)
-@pytest.mark.parametrize("head_dim", [64, 128])
-def test_peer_attention_tutorial_under_tlx_alias(name, head_dim):
+def test_peer_attention_tutorial_under_tlx_alias(name):
+    head_dim = 128  # the tutorials' configs have BLOCK_N = 128, and they assert BLOCK_N <= HEAD_DIM
     module = tutorials.load(name, for_tlx_alias=True)
     torch.manual_seed(0)
     q, k, v = (torch.randn((2, 4, 1024, head_dim), device="cuda", dtype=torch.float16) for _ in range(3))
