@@ -140,6 +140,9 @@ class _Compiling:
 # compile, including ones running at the same time in other threads.
 _compiling = contextvars.ContextVar("tlx_alias_compiling", default=None)
 
+# Set while a tlx kernel's llir stage runs (see _install_pass_wrappers).
+_lowering_llir = contextvars.ContextVar("tlx_alias_lowering_llir", default=False)
+
 
 def _wrap(namespace, name, make_wrapper):
     stock = getattr(namespace, name)
@@ -168,6 +171,9 @@ def _install_pass_wrappers():
       counts): the kernel's async_load_wait_group counts become
       ttg.async_wait;
     * right before fence insertion: wgmma reads tlx buffers in place;
+    * right after the TTGIR->LLVM conversion (llir stage): a warp-group
+      barrier before each leader mbarrier arrive
+      (tlx-sync-before-leader-arrive);
     * `pass_manager.enable_debug`: the capture of errors_in_exception.
     """
 
@@ -204,6 +210,15 @@ def _install_pass_wrappers():
 
         return add_fence_insertion
 
+    def to_llvmir(stock):
+
+        def add_to_llvmir(pm, *args, **kwargs):
+            stock(pm, *args, **kwargs)
+            if _lowering_llir.get():
+                passes.plugin.tlx_sync_before_leader_arrive(pm)
+
+        return add_to_llvmir
+
     def enable_debug(stock):
 
         def enable_debug(pm, *args, **kwargs):
@@ -222,6 +237,7 @@ def _install_pass_wrappers():
     except ImportError:
         return
     _wrap(nvidia.passes.ttnvgpuir, "add_fence_insertion", fence)
+    _wrap(nvidia.passes.ttgpuir, "add_to_llvmir", to_llvmir)
 
 
 class StagesHook:
@@ -276,8 +292,12 @@ class StagesHook:
                     metadata["tlx_memory_map"] = json.dumps(read_memory_map(path))
             if "tlx_memory_map" not in metadata:
                 return make_llir(module, metadata)
-            with errors_in_exception("make_llir"):
-                return make_llir(module, metadata)
+            token = _lowering_llir.set(True)
+            try:
+                with errors_in_exception("make_llir"):
+                    return make_llir(module, metadata)
+            finally:
+                _lowering_llir.reset(token)
 
         stages["llir"] = llir
 

@@ -219,3 +219,51 @@ def test_aliased_flash_attention_example():
     assert len(re.findall(r"bar\.arrive\s+%r", k.asm["ptx"])) == 5
     assert ptx_count(k, "wgmma.wait_group.sync.aligned 1") >= 1  # QK^T(j) overlaps PV(j - 1)
     assert ptx_count(k, "cp.async.bulk.wait_group.read 0") >= 1  # O read before Q's storage goes back
+
+
+def _sass(kernel, tmp_path):
+    import subprocess
+    cuobjdump = os.path.join(os.path.dirname(triton.__file__), "backends", "nvidia", "bin", "cuobjdump")
+    cubin = tmp_path / "kernel.cubin"
+    cubin.write_bytes(kernel.asm["cubin"])
+    return subprocess.run([cuobjdump, "-sass", str(cubin)], check=True, capture_output=True, text=True).stdout
+
+
+def test_leader_arrive_follows_a_warp_group_barrier_of_its_own():
+    """tlx-sync-before-leader-arrive: each barrier_arrive (thread 0 arrives
+    for its warp group) follows a bar.sync of the group emitted with it, after
+    the one triton's barrier analysis put there."""
+    k = compile_for_sm90(hk.producer_consumer_sum, {"desc": D64, "out_ptr": "*fp32"},
+                         dict(NUM_TILES=6, B=64, STAGES=2))
+    ptx = k.asm["ptx"]
+    arrives = [m.start() for m in re.finditer(r"mbarrier\.arrive\.shared::cta\.b64 _, \[", ptx)]
+    assert arrives
+    for at in arrives:
+        before = [line.strip() for line in ptx[:at].splitlines()[-6:]]
+        assert sum(line.startswith("bar.sync") for line in before) == 2, before
+
+
+def test_flash_attention_pv_wait_stays_after_the_softmax(tmp_path):
+    """examples/hopper_flash_attention.py (head dim 128, not causal): in each
+    consumer's loop, ptxas keeps the wait for P@V (wgmma.wait_group 0) after
+    the softmax that overlaps it. With only the barrier analysis's bar.sync
+    before the K-release arrive, ptxas hoisted that wait (and the V-release
+    arrive) above the exp2s, serializing P@V and the softmax."""
+    sys.path.insert(0, os.path.join(os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__)))),
+                                    "examples"))
+    import hopper_flash_attention as fa
+
+    sass = _sass(fa.compile_for_sm90(128), tmp_path)
+    events = []
+    for line in sass.splitlines():
+        if "WARPGROUP.DEPBAR.LE" in line:
+            events.append("wait0" if re.search(r"gsb0,\s*0x0\b", line) else "wait1")
+        elif "MUFU.EX2" in line and (not events or events[-1] != "exp2"):
+            events.append("exp2")
+    pairs = [i for i, e in enumerate(events) if e == "wait1" and i + 1 < len(events)]
+    # both consumers' loops, and their last iteration's pending PV wait
+    assert len(pairs) >= 2
+    for i in pairs:
+        if events[i + 1] != "wait0":  # a loop body: exp2s before the PV wait
+            assert events[i + 1:i + 3] == ["exp2", "wait0"], events
+    assert sum(events[i + 1] == "exp2" for i in pairs) == 2, events

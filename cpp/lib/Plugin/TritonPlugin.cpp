@@ -140,6 +140,9 @@ const PassInfo kPasses[] = {
     {"tlx_dot_operands_in_place", TLX_ALIAS_VERSION,
      &addPassWithOptions<mlir::triton::tlx::createTLXDotOperandsInPlace>,
      &registerAllTLXPasses},
+    {"tlx_sync_before_leader_arrive", TLX_ALIAS_VERSION,
+     &addPassWithOptions<mlir::triton::tlx::createTLXSyncBeforeLeaderArrive>,
+     &registerAllTLXPasses},
 };
 
 const DialectInfo kDialects[] = {

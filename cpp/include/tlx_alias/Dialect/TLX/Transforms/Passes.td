@@ -124,6 +124,25 @@ def TLXDotOperandsInPlace : Pass<"tlx-dot-operands-in-place", "mlir::ModuleOp"> 
   }];
 }
 
+def TLXSyncBeforeLeaderArrive : Pass<"tlx-sync-before-leader-arrive", "mlir::ModuleOp"> {
+  let summary = "Sync the warp group before the thread that arrives on an mbarrier for it";
+  let description = [{
+    Runs on the LLVM dialect right after `convert-triton-gpu-to-llvm` (which
+    runs triton's barrier analysis), before the warp-specialize lowering
+    turns `nvvm.barrier0` into each partition's named barrier. Triton lowers
+    `ttng.arrive_barrier` to one arrive by thread 0 of its warp group
+    (`@$0 mbarrier.arrive.shared::cta.b64 _, [$1]`); this pass puts an
+    `nvvm.barrier0` in front of each, so the arrive follows the whole group's
+    work whether or not the barrier analysis saw a shared-memory hazard there
+    (a `bar.sync` per arrive, as the peer's lowering emits). Where the
+    analysis had put a barrier already, the second one changes how ptxas
+    schedules the block: the arrive stays after the work that follows it in
+    the source instead of pulling later `wgmma.wait_group`s up with it (in
+    a flash-attention consumer, the wait for P@V moved above the softmax
+    that should overlap it).
+  }];
+}
+
 def TLXLower : Pass<"tlx-lower", "mlir::ModuleOp"> {
   let summary = "The whole TLX storage-alias lowering as one pass";
   let description = [{
