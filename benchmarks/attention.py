@@ -116,9 +116,8 @@ def providers(side):
         every = (64, 128, 256)
         out["tlx_alias aliased (O over Q)"] = (lambda q, k, v, c: fa.attention(q, k, v, causal=c, alias=True), True,
                                                every)
-        out["tlx_alias aliased, Q double-buffered"] = (
-            lambda q, k, v, c: fa.attention(q, k, v, causal=c, alias=True, q_buffers=2,
-                                            stages=2 if q.shape[-1] == 128 else 3), True, (64, 128))
+        out["tlx_alias aliased, 3 K/V stages, 1 Q buffer"] = (
+            lambda q, k, v, c: fa.attention(q, k, v, causal=c, alias=True, q_buffers=1, stages=3), True, (128, ))
         out["tlx_alias unaliased twin"] = (lambda q, k, v, c: fa.attention(q, k, v, causal=c, alias=False), True,
                                            every)
         out["torch SDPA"] = (lambda q, k, v, c: torch.nn.functional.scaled_dot_product_attention(q, k, v, is_causal=c),

@@ -9,18 +9,21 @@ j - 1. The kernel is persistent: each program runs tiles of one head after
 another (K/V stay in L2); causal programs take row blocks in pairs of equal
 total work (j, last - j) so that they stay balanced.
 
-Shared memory at BLOCK_M = 128 (fp16/bf16), one Q buffer per consumer:
+Shared memory at BLOCK_M = 128 (fp16/bf16; Q and O: BLOCK_M/2 x HEAD_DIM per consumer):
 
-    HEAD_DIM  BLOCK_N  STAGES   aliased (O over Q)   unaliased (O beside Q)
-       64       128       3          112 KiB             128 KiB
-      128       128       3          224 KiB             256 KiB  (> 227: twin runs 2)
-      256        64       2          192 KiB             256 KiB  (> 227: twin runs BLOCK_N 32)
+    HEAD_DIM  BLOCK_N  K/V stages  Q buffers  aliased (O over Q)  unaliased (O beside Q)
+       64       128        3          2            128 KiB            144 KiB
+      128       128        2          2            192 KiB            224 KiB
+      128       128        3          1            224 KiB            256 KiB  (does not fit)
+      256        64        2          1            192 KiB            256 KiB  (does not fit:
+                                                                      the twin runs BLOCK_N 32)
 
-With O over Q a consumer hands its Q buffer back to the producer only when
-the O store has read it, so the next tile's Q load starts after the
-epilogue (unaliased, it starts after the last QK^T). `q_buffers=2` gives
-each consumer two Q buffers (O over the current one): the next tile's Q
-loads during this tile, for 64 KiB of Q/O at head dim 128 (2 K/V stages).
+The defaults (`default_config`) are the fastest measured on an H200. With
+two Q buffers per consumer the next tile's Q loads during this tile and O
+is laid over the current one; the consumer hands a Q buffer back when the
+O store has read it. At head dims 64 and 128 the unaliased twin fits the
+same config, so aliasing only saves memory there; at 256 it is what lets
+BLOCK_N be 64.
 
     python examples/hopper_flash_attention.py     # compile for sm_90 here, print the memory map
     python benchmarks/attention.py                # on an H100/H200: correctness and speed
@@ -252,12 +255,13 @@ def attn_fwd_kernel(sm_scale, lse_ptr, Z, H, desc_q, desc_k, desc_v, desc_o, N_C
 
 
 def default_config(head_dim, alias=True):
-    """(BLOCK_N, STAGES) that fit 227 KiB at BLOCK_M = 128 (see the table above)."""
+    """(BLOCK_N, STAGES, Q_BUFFERS) at BLOCK_M = 128 (see the table above):
+    the fastest measured config that fits 227 KiB."""
     if head_dim <= 64:
-        return 128, 3
+        return 128, 3, 2
     if head_dim <= 128:
-        return 128, 3 if alias else 2
-    return (64, 2) if alias else (32, 2)
+        return 128, 2, 2
+    return (64, 2, 1) if alias else (32, 2, 1)
 
 
 def smem_bytes(head_dim, block_n, stages, alias, q_buffers=1, block_m=128, itemsize=2):
@@ -265,11 +269,12 @@ def smem_bytes(head_dim, block_n, stages, alias, q_buffers=1, block_m=128, items
     return q * (q_buffers if alias else q_buffers + 1) + 2 * stages * block_n * head_dim * itemsize
 
 
-def attention(q, k, v, causal=False, sm_scale=None, alias=True, block_n=None, stages=None, q_buffers=1,
+def attention(q, k, v, causal=False, sm_scale=None, alias=True, block_n=None, stages=None, q_buffers=None,
               num_sms=None, return_lse=False):
     """softmax(Q K^T * sm_scale) V for (batch, heads, N, head_dim) fp16/bf16 tensors on a Hopper GPU.
+    block_n, stages, q_buffers default to default_config(head_dim, alias);
     q_buffers=2 double-buffers each consumer's Q (the next tile's Q loads
-    during this tile) at the cost of K/V stages."""
+    during this tile)."""
     import torch
     from triton.tools.tensor_descriptor import TensorDescriptor
 
@@ -285,8 +290,8 @@ def attention(q, k, v, causal=False, sm_scale=None, alias=True, block_n=None, st
     BLOCK_M = 128
     if N_CTX % BLOCK_M:
         raise ValueError(f"attention: the sequence length must be a multiple of {BLOCK_M}, got {N_CTX}")
-    default_n, default_stages = default_config(HEAD_DIM, alias)
-    block_n, stages = block_n or default_n, stages or default_stages
+    default_n, default_stages, default_q = default_config(HEAD_DIM, alias)
+    block_n, stages, q_buffers = block_n or default_n, stages or default_stages, q_buffers or default_q
     sm_scale = 1.0 / math.sqrt(HEAD_DIM) if sm_scale is None else sm_scale
     q, k, v = (t.contiguous() for t in (q, k, v))
     o = torch.empty_like(q)
@@ -307,12 +312,14 @@ def attention(q, k, v, causal=False, sm_scale=None, alias=True, block_n=None, st
     return (o, lse) if return_lse else o
 
 
-def compile_for_sm90(head_dim=128, causal=False, alias=True, block_n=None, stages=None, q_buffers=1, dtype="fp16"):
+def compile_for_sm90(head_dim=128, causal=False, alias=True, block_n=None, stages=None, q_buffers=None,
+                     dtype="fp16"):
     """The kernel compiled for sm_90 without a GPU."""
     from triton.backends.compiler import GPUTarget
-    default_n, default_stages = default_config(head_dim, alias)
+    default_n, default_stages, default_q = default_config(head_dim, alias)
     constexprs = dict(HEAD_DIM=head_dim, BLOCK_M=128, BLOCK_N=block_n or default_n, STAGES=stages or default_stages,
-                      CAUSAL=causal, CAUSAL_PAIRS=causal, ALIAS=alias, Q_BUFFERS=q_buffers, CONSUMER_REGISTERS=232)
+                      CAUSAL=causal, CAUSAL_PAIRS=causal, ALIAS=alias, Q_BUFFERS=q_buffers or default_q,
+                      CONSUMER_REGISTERS=232)
     q_block = f"tensordesc<{dtype}[64, {head_dim}]>"
     kv_block = f"tensordesc<{dtype}[{constexprs['BLOCK_N']}, {head_dim}]>"
     signature = {"sm_scale": "fp32", "lse_ptr": "*fp32", "Z": "i32", "H": "i32", "desc_q": q_block,
@@ -326,9 +333,9 @@ def compile_for_sm90(head_dim=128, causal=False, alias=True, block_n=None, stage
 if __name__ == "__main__":
     for head_dim in (64, 128, 256):
         for alias in (True, False):
-            block_n, stages = default_config(head_dim, alias)
+            block_n, stages, q_buffers = default_config(head_dim, alias)
             kernel = compile_for_sm90(head_dim, alias=alias)
-            print(f"HEAD_DIM={head_dim} ALIAS={alias}: BLOCK_N={block_n}, {stages} stages, "
+            print(f"HEAD_DIM={head_dim} ALIAS={alias}: BLOCK_N={block_n}, {stages} K/V stages, {q_buffers} Q buffers, "
                   f"{kernel.metadata.shared} bytes of shared memory")
             if alias:
                 tlx.print_memory_map(kernel)

@@ -206,12 +206,14 @@ def test_aliased_flash_attention_example():
     import hopper_flash_attention as fa
 
     limit = 232448
-    k = fa.compile_for_sm90(128, causal=True, alias=True)
+    k = fa.compile_for_sm90(128, causal=True, alias=True, stages=3, q_buffers=1)
     (spec, ) = tlx.memory_map(k)
     assert [(v["name"], v["offset"], v["bytes_between_buffers"], v["num_buffers"]) for v in spec["views"]] == [
         ("q_tiles", 0, 16384, 2), ("o_tiles", 0, 16384, 2)]
     assert fa.smem_bytes(128, 128, 3, True) < k.metadata.shared <= limit
-    assert fa.compile_for_sm90(128, alias=False, stages=3).metadata.shared > limit
+    assert fa.compile_for_sm90(128, alias=False, stages=3, q_buffers=1).metadata.shared > limit
+    (spec, ) = tlx.memory_map(fa.compile_for_sm90(128))  # the default: two Q buffers a consumer, O over each
+    assert [(v["name"], v["num_buffers"]) for v in spec["views"]] == [("q_tiles", 4), ("o_tiles", 4)]
     assert fa.compile_for_sm90(256, alias=True).metadata.shared <= limit
     assert fa.compile_for_sm90(256, alias=False, block_n=64).metadata.shared > limit
     # named barriers take their id in a register: 2 waits and 2 arrives a consumer, one bootstrap arrive
