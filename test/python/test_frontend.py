@@ -273,8 +273,10 @@ def test_distinct_overflow_reports_the_compiler_diagnostic():
             "spec.set_buffer_overlap(tlx.reuse_group(a, b, group_type=tlx.reuse_group_type.distinct))\n"
             "tlx.local_store(a[0], tl.full((64, 64), 1.0, tl.float32))\n"
             "tlx.local_store(b[0], tl.full((64, 64), 1.0, tl.float32))")
-    with pytest.raises(RuntimeError, match="not enough space for distinct allocations: need 32768 bytes, "
-                                           "have 16384 bytes"):
+    # The spec's sizes (two 32768-byte buffer indices of a and b side by side
+    # against the 32768 bytes given), not one buffer index's.
+    with pytest.raises(RuntimeError, match=re.escape("not enough space for distinct allocations: need 65536 bytes, "
+                                                     "have 32768 bytes (storage_alias_spec size, 2 buffers)")):
         _compile_body(body)
 
 

@@ -8,7 +8,10 @@
 // tlx-storage-alias-lowering" cannot be reached from verified IR: the
 // set_buffer_overlap verifier ties every leaf to the overlap's own spec, so
 // a spec that is not a tlx.storage_alias_spec op is always reported first at
-// its allocations (see @spec_argument).
+// its allocations (see @spec_argument). Nor can "cannot lower a
+// tensor-memory buffer ... multiples of the buffer's columns": Triton's TMEM
+// shapes are powers of two, so every leaf's column count divides the largest
+// one, to which distinct children and the stride are aligned.
 
 #shared = #ttg.swizzled_shared<{vec = 1, perPhase = 1, maxPhase = 1, order = [1, 0]}>
 #smem = #ttg.shared_memory
@@ -42,7 +45,9 @@ tt.func @not_enough_space_distinct() {
   %spec = tlx.storage_alias_spec storage = smem, size = 32768 : !tlx.storage_alias_spec<smem, 32768>
   %a = tlx.storage_alias_local_alloc %spec : !tlx.storage_alias_spec<smem, 32768> -> !ttg.memdesc<2x64x64xf32, #shared, #smem, mutable>
   %b = tlx.storage_alias_local_alloc %spec : !tlx.storage_alias_spec<smem, 32768> -> !ttg.memdesc<2x64x64xf32, #shared, #smem, mutable>
-  // expected-error @+1 {{'tlx.reuse_group' op not enough space for distinct allocations: need 32768 bytes, have 16384 bytes}}
+  // The spec's sizes: two buffers of 32768 bytes (a and b side by side)
+  // would need 65536 bytes; the spec has 32768.
+  // expected-error @+1 {{'tlx.reuse_group' op not enough space for distinct allocations: need 65536 bytes, have 32768 bytes (storage_alias_spec size, 2 buffers)}}
   %g = tlx.reuse_group(%a, %b) group_kind = distinct : (!ttg.memdesc<2x64x64xf32, #shared, #smem, mutable>, !ttg.memdesc<2x64x64xf32, #shared, #smem, mutable>) -> !tlx.reuse_group<distinct>
   tlx.set_buffer_overlap(%spec, %g) : (!tlx.storage_alias_spec<smem, 32768>, !tlx.reuse_group<distinct>) -> ()
   tt.return
@@ -60,7 +65,8 @@ tt.func @not_enough_space_nested() {
   %qk = tlx.storage_alias_local_alloc %spec : !tlx.storage_alias_spec<smem, 32768> -> !ttg.memdesc<2x64x64xf32, #shared, #smem, mutable>
   %p = tlx.storage_alias_local_alloc %spec : !tlx.storage_alias_spec<smem, 32768> -> !ttg.memdesc<2x64x64xf32, #shared, #smem, mutable>
   %alpha = tlx.storage_alias_local_alloc %spec : !tlx.storage_alias_spec<smem, 32768> -> !ttg.memdesc<2x64xf32, #shared1d, #smem, mutable>
-  // expected-error @+1 {{not enough space for distinct allocations: need 16640 bytes, have 16384 bytes}}
+  // The spec would need 2 x (16640 rounded up to 128) = 33280 bytes.
+  // expected-error @+1 {{not enough space for distinct allocations: need 33280 bytes, have 32768 bytes (storage_alias_spec size, 2 buffers)}}
   %inner = tlx.reuse_group(%p, %alpha) group_kind = distinct : (!ttg.memdesc<2x64x64xf32, #shared, #smem, mutable>, !ttg.memdesc<2x64xf32, #shared1d, #smem, mutable>) -> !tlx.reuse_group<distinct>
   %outer = tlx.reuse_group(%qk, %inner) group_kind = shared : (!ttg.memdesc<2x64x64xf32, #shared, #smem, mutable>, !tlx.reuse_group<distinct>) -> !tlx.reuse_group<shared>
   tlx.set_buffer_overlap(%spec, %outer) : (!tlx.storage_alias_spec<smem, 32768>, !tlx.reuse_group<shared>) -> ()
@@ -214,23 +220,6 @@ tt.func @reinterpret_to_rank1() {
 
 // -----
 
-#tmem64 = #ttng.tensor_memory_encoding<blockM = 128, blockN = 64, colStride = 1>
-#tmem32 = #ttng.tensor_memory_encoding<blockM = 128, blockN = 32, colStride = 1>
-#tm = #ttng.tensor_memory
-tt.func @tmem_offset_not_multiple() {
-  // b (32 columns) comes first, so a (64 columns) starts at column 32: an
-  // offset of 16384 bytes, not a multiple of a's 32768-byte buffer.
-  %spec = tlx.storage_alias_spec storage = tmem, size = 131072 : !tlx.storage_alias_spec<tmem, 131072>
-  // expected-error @+1 {{'tlx.storage_alias_local_alloc' op cannot lower a tensor-memory buffer of 32768 bytes at offset 16384 with 65536 bytes between buffers: in tensor memory both must be multiples of the buffer size; pad the buffers placed before it in its distinct group to a multiple of 32768 bytes, or place it first}}
-  %a = tlx.storage_alias_local_alloc %spec : !tlx.storage_alias_spec<tmem, 131072> -> !ttg.memdesc<2x128x64xf32, #tmem64, #tm, mutable>
-  %b = tlx.storage_alias_local_alloc %spec : !tlx.storage_alias_spec<tmem, 131072> -> !ttg.memdesc<2x128x32xf32, #tmem32, #tm, mutable>
-  %g = tlx.reuse_group(%b, %a) group_kind = distinct : (!ttg.memdesc<2x128x32xf32, #tmem32, #tm, mutable>, !ttg.memdesc<2x128x64xf32, #tmem64, #tm, mutable>) -> !tlx.reuse_group<distinct>
-  tlx.set_buffer_overlap(%spec, %g) : (!tlx.storage_alias_spec<tmem, 131072>, !tlx.reuse_group<distinct>) -> ()
-  tt.return
-}
-
-// -----
-
 #tmem128 = #ttng.tensor_memory_encoding<blockM = 128, blockN = 128, colStride = 1>
 #tm = #ttng.tensor_memory
 tt.func @tmem_too_many_columns() {
@@ -305,4 +294,34 @@ tt.func @alias_of_initialized_alloc(%t: tensor<64x64xf32, #blocked>) {
   %v = tlx.local_alias %a : !ttg.memdesc<64x64xf32, #shared, #smem> -> !ttg.memdesc<64x64xbf16, #shared, #smem>
   tt.return
 }
+}
+
+// -----
+
+#tmem64u = #ttng.tensor_memory_encoding<blockM = 128, blockN = 64, colStride = 2>
+#tm = #ttng.tensor_memory
+tt.func @tmem_too_small_unpacked() {
+  // 2x128x64xf16 unpacked (colStride 2) takes 2 x 64 columns = 65536 bytes
+  // of tensor memory, not its 32768 bytes of data.
+  // expected-error @+1 {{storage_alias_spec size 32768 is too small, requires at least 65536 bytes}}
+  %spec = tlx.storage_alias_spec storage = tmem, size = 32768 : !tlx.storage_alias_spec<tmem, 32768>
+  %a = tlx.storage_alias_local_alloc %spec : !tlx.storage_alias_spec<tmem, 32768> -> !ttg.memdesc<2x128x64xf16, #tmem64u, #tm, mutable>
+  tt.return
+}
+
+// -----
+
+#shared = #ttg.swizzled_shared<{vec = 1, perPhase = 1, maxPhase = 1, order = [1, 0]}>
+#smem = #ttg.shared_memory
+tt.func @not_enough_space_subtiled() {
+  // qk (16384 per buffer) shares with p subtiled by 2 (2 x 16384): the spec
+  // needs 2 x 32768 bytes.
+  %spec = tlx.storage_alias_spec storage = smem, size = 32768 : !tlx.storage_alias_spec<smem, 32768>
+  %qk = tlx.storage_alias_local_alloc %spec : !tlx.storage_alias_spec<smem, 32768> -> !ttg.memdesc<2x64x64xf32, #shared, #smem, mutable>
+  %p = tlx.storage_alias_local_alloc %spec : !tlx.storage_alias_spec<smem, 32768> -> !ttg.memdesc<4x64x64xf32, #shared, #smem, mutable>
+  // expected-error @+1 {{'tlx.reuse_group' op not enough space for distinct allocations: need 65536 bytes, have 32768 bytes (storage_alias_spec size, 2 buffers)}}
+  %sub = tlx.reuse_group(%p) group_kind = shared group_size = 2 : (!ttg.memdesc<4x64x64xf32, #shared, #smem, mutable>) -> !tlx.reuse_group<shared>
+  %g = tlx.reuse_group(%qk, %sub) group_kind = shared : (!ttg.memdesc<2x64x64xf32, #shared, #smem, mutable>, !tlx.reuse_group<shared>) -> !tlx.reuse_group<shared>
+  tlx.set_buffer_overlap(%spec, %g) : (!tlx.storage_alias_spec<smem, 32768>, !tlx.reuse_group<shared>) -> ()
+  tt.return
 }

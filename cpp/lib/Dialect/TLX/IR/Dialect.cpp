@@ -32,7 +32,7 @@ StorageAliasSpecType::verify(function_ref<InFlightDiagnostic()> emitError,
     return emitError()
            << "smemCluster storage is not supported for storage_alias_spec";
   if (bufferSizeBytes && *bufferSizeBytes <= 0)
-    return emitError() << "storage_alias_spec size must be positive, got "
+    return emitError() << "buffer_size_bytes must be positive, got "
                        << *bufferSizeBytes;
   return success();
 }

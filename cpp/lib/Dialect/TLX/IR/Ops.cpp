@@ -110,6 +110,10 @@ LogicalResult ReuseGroupOp::verify() {
   if (getElements().empty())
     return emitOpError("must have at least one element");
   ReuseGroupKind kind = getGroupKind();
+  if (std::optional<uint64_t> size = getGroupSize();
+      size && static_cast<int64_t>(*size) < 1)
+    return emitOpError("group_size must be a positive integer, got ")
+           << static_cast<int64_t>(*size);
   if (getType().getGroupKind() != kind)
     return emitOpError("result type ")
            << getType() << " does not match group_kind = "
@@ -121,12 +125,12 @@ LogicalResult ReuseGroupOp::verify() {
     if (!nested)
       return emitOpError("element ")
              << i << " is a reuse group not defined by tlx.reuse_group";
-    if (nested.getGroupKind() == kind)
+    if (nested.getGroupKind() == kind && nested.getGroupSizeOrOne() == 1)
       return emitOpError("element ")
              << i << " is a nested reuse_group with the same group_kind ("
              << stringifyEnum(kind)
              << ") as its parent; nested groups must alternate between "
-                "shared and distinct";
+                "shared and distinct (or subtile, with group_size > 1)";
   }
 
   SmallVector<Value> leaves;
@@ -148,11 +152,6 @@ LogicalResult ReuseGroupOp::verify() {
       return emitOpError("all leaves must have the same storage kind: leaf 0 is ")
              << stringifyEnum(*first->storageKind()) << " but leaf " << i
              << " is " << stringifyEnum(*info->storageKind());
-    if (info->numBuffers() != first->numBuffers())
-      return emitOpError("all leaves must have the same buffer count "
-                         "(leading dimension): leaf 0 has ")
-             << first->numBuffers() << " but leaf " << i << " has "
-             << info->numBuffers();
   }
   return success();
 }

@@ -18,12 +18,12 @@ static Operation *createStorage(OpBuilder &builder, const SpecPlan &plan) {
   StorageAliasSpecOp spec = plan.spec;
   auto emitError = [&] { return spec.emitOpError(); };
   if (plan.storage == StorageKind::smem)
-    return createSharedStorage(builder, spec.getLoc(), plan.sizeBytes,
+    return createSharedStorage(builder, spec.getLoc(), plan.sizeUnits,
                                plan.alignment, emitError);
-  int64_t columns = llvm::divideCeil(plan.sizeBytes, kTmemBytesPerColumn);
+  int64_t columns = plan.sizeUnits;
   if (columns > kTmemColumns) {
     spec.emitOpError("storage_alias_spec needs ")
-        << columns << " tensor-memory columns (" << plan.sizeBytes
+        << columns << " tensor-memory columns (" << columns * kTmemBytesPerColumn
         << " bytes); tensor memory has " << kTmemColumns;
     return nullptr;
   }
@@ -54,15 +54,17 @@ static std::string functionName(Operation *op) {
   return "";
 }
 
-// One JSON object per spec, from the numbers the layout engine used.
+// One JSON object per spec, from the numbers the layout engine used, in
+// bytes (a tensor-memory column counts 512), with the columns for tmem.
 static void writeMemoryMapEntry(llvm::raw_ostream &os, SpecPlan &plan,
                                 ArrayRef<std::pair<const AllocInfo *, ViewLayout>> views) {
+  int64_t unit = plan.unitBytes();
   os << "{\"function\": " << jsonString(functionName(plan.spec))
      << ", \"name\": " << jsonString(tlx_alias::locationName(plan.spec.getLoc()))
      << ", \"location\": " << jsonString(locationText(plan.spec.getLoc()))
      << ", \"storage\": " << jsonString(stringifyEnum(plan.storage))
-     << ", \"size\": " << plan.sizeBytes << ", \"alignment\": " << plan.alignment
-     << ", \"explicit_size\": " << (plan.spec.getBufferSizeBytes() ? "true" : "false")
+     << ", \"size\": " << plan.sizeUnits * unit << ", \"alignment\": " << plan.alignment * unit
+     << ", \"unit_bytes\": " << unit << ", \"explicit_size\": " << (plan.spec.getBufferSizeBytes() ? "true" : "false")
      << ", \"views\": [";
   for (auto [i, entry] : llvm::enumerate(views)) {
     const auto &[alloc, layout] = entry;
@@ -72,10 +74,18 @@ static void writeMemoryMapEntry(llvm::raw_ostream &os, SpecPlan &plan,
        << ", \"location\": " << jsonString(locationText(allocLoc))
        << ", \"type\": " << jsonString(toText(layout.originalType))
        << ", \"num_buffers\": " << alloc->type.numBuffers()
-       << ", \"offset\": " << layout.offset
-       << ", \"bytes_between_buffers\": " << layout.bytesBetweenBuffers
-       << ", \"buffer_bytes\": " << alloc->bytesPerBuffer
-       << ", \"alignment\": " << alloc->alignment
+       << ", \"offset\": " << layout.offset * unit
+       << ", \"bytes_between_buffers\": " << layout.unitsBetweenBuffers * unit
+       << ", \"buffer_bytes\": " << alloc->unitsPerBuffer * unit
+       << ", \"alignment\": " << alloc->alignment * unit
+       << ", \"subtiles\": [";
+    llvm::interleave(
+        layout.placement.subtiles, os,
+        [&](const Subtile &level) {
+          os << "[" << level.groupSize << ", " << level.unitsBetween * unit << "]";
+        },
+        ", ");
+    os << "]"
        << ", \"scale\": " << layout.scale << ", \"offset_slots\": " << layout.offsetSlots
        << ", \"slot_bytes\": " << layout.slotBytes << ", \"expanded_shape\": [";
     llvm::interleave(viewInfo->shape, os, ", ");

@@ -31,9 +31,11 @@ int64_t totalBytes(const MemDescInfo &info) {
   return llvm::divideCeil(elements * info.elementBits(), 8);
 }
 
-// Columns a tensor-memory descriptor spans: 128 lanes of 32-bit cells.
+// Columns a tensor-memory descriptor spans, as Triton's TMEM allocator
+// counts them (unpacked 16-bit data and blockM = 64 take more than their
+// bytes suggest).
 int64_t tmemColumns(const MemDescInfo &info) {
-  return llvm::divideCeil(totalBytes(info), kTmemBytesPerColumn);
+  return getTmemColumns(info.shape, info.elementBits(), info.encoding);
 }
 
 struct RootViews {

@@ -24,8 +24,10 @@ namespace {
 std::string describe(const ViewLayout &layout) {
   std::string text;
   llvm::raw_string_ostream os(text);
-  os << "offset " << layout.offset << ", " << layout.bytesBetweenBuffers
-     << " bytes between buffers, as " << layout.viewType;
+  bool tmem = getMemDescInfo(layout.originalType)->storageKind() == StorageKind::tmem;
+  StringRef unit = tmem ? " columns" : " bytes";
+  os << "offset " << layout.offset << ", " << layout.unitsBetweenBuffers << unit
+     << " between buffers, as " << layout.viewType;
   return text;
 }
 
@@ -101,7 +103,7 @@ private:
         return diag << "; reinterpret one buffer (after ttg.memdesc_index) instead";
       }
       FailureOr<ViewLayout> derived = getViewLayout(
-          user->getResult(0).getType(), {layout.offset, layout.bytesBetweenBuffers},
+          user->getResult(0).getType(), layout.placement,
           [&] {
             return user->emitOpError("cannot follow a storage alias view (")
                    << describe(layout) << "): ";
@@ -243,9 +245,21 @@ private:
       auto constant = [&](int64_t v) -> Value {
         return arith::ConstantOp::create(builder, loc, builder.getIntegerAttr(indexType, v));
       };
-      Value physical = logical;
+      // Subtiles: split the index into digits, innermost last.
+      Value quotient = logical;
+      SmallVector<Value> digits;
+      for (auto [k, slots] : llvm::reverse(layout.subtileSlots)) {
+        Value digit = builder.createOrFold<arith::RemUIOp>(loc, quotient, constant(k));
+        if (slots != 1)
+          digit = builder.createOrFold<arith::MulIOp>(loc, digit, constant(slots));
+        digits.push_back(digit);
+        quotient = builder.createOrFold<arith::DivUIOp>(loc, quotient, constant(k));
+      }
+      Value physical = quotient;
       if (layout.scale != 1)
         physical = builder.createOrFold<arith::MulIOp>(loc, physical, constant(layout.scale));
+      for (Value digit : digits)
+        physical = builder.createOrFold<arith::AddIOp>(loc, physical, digit);
       if (layout.offsetSlots != 0)
         physical =
             builder.createOrFold<arith::AddIOp>(loc, physical, constant(layout.offsetSlots));

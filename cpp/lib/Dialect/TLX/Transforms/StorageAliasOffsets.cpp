@@ -10,33 +10,49 @@
 
 namespace mlir::triton::tlx {
 
-// Places `element` at `offset` with `available` bytes of the slice.
+static InFlightDiagnostic emitNoSpace(ReuseGroupOp group, SpecPlan &plan) {
+  int64_t have = plan.spec.getBufferSizeBytes().value_or(plan.sizeUnits * plan.unitBytes());
+  return group.emitOpError("not enough space for distinct allocations: need ")
+         << plan.requiredUnits * plan.unitBytes() << " bytes, have " << have
+         << " bytes (storage_alias_spec size, " << plan.numBuffers << " buffers)";
+}
+
+// Places `element` at `offset` with `available` units of its parent's buffer
+// index; `subtiles` are the group_size levels above it.
 static LogicalResult place(Value element, int64_t offset, int64_t available,
-                           SpecPlan &plan) {
+                           SmallVector<Subtile, 1> subtiles, SpecPlan &plan) {
   auto group = element.getDefiningOp<ReuseGroupOp>();
   if (!group) {
-    plan.placements[element.getDefiningOp()] = {offset, plan.bytesBetweenBuffers};
+    plan.placements[element.getDefiningOp()] = {offset, plan.unitsBetweenBuffers,
+                                                std::move(subtiles)};
     return success();
+  }
+  // A shared group fits when its children do (checked below them).
+  NodeSize size = getNodeSize(element, plan);
+  bool distinct = group.getGroupKind() == ReuseGroupKind::distinct;
+  if ((distinct || group.getGroupSizeOrOne() > 1) && size.units > available)
+    return emitNoSpace(group, plan);
+  if (int64_t k = group.getGroupSizeOrOne(); k > 1) {
+    // k sub-buffers side by side, each holding the group's elements.
+    int64_t between = size.units / k;
+    subtiles.push_back({k, between});
+    available = between;
   }
   if (group.getGroupKind() == ReuseGroupKind::shared) {
     for (Value child : group.getElements())
-      if (failed(place(child, offset, available, plan)))
+      if (failed(place(child, offset, available, subtiles, plan)))
         return failure();
     return success();
   }
-  int64_t need = getNodeSize(element, plan).bytes;
-  if (need > available)
-    return group.emitOpError("not enough space for distinct allocations: need ")
-           << need << " bytes, have " << available << " bytes";
   // Offsets here are multiples of the group's alignment, so aligning the
   // cursor relative to the group aligns it absolutely too.
   int64_t cursor = 0;
   for (Value child : group.getElements()) {
-    NodeSize size = getNodeSize(child, plan);
-    cursor = llvm::alignTo(cursor, size.alignment);
-    if (failed(place(child, offset + cursor, size.bytes, plan)))
+    NodeSize childSize = getNodeSize(child, plan);
+    cursor = llvm::alignTo(cursor, childSize.alignment);
+    if (failed(place(child, offset + cursor, childSize.units, subtiles, plan)))
       return failure();
-    cursor += size.bytes;
+    cursor += childSize.units;
   }
   return success();
 }
@@ -51,7 +67,7 @@ LogicalResult assignStorageAliasOffsets(ModuleOp module,
     if (!plan.overlap)
       continue;
     Value root = plan.overlap.getOverlapDef();
-    if (failed(place(root, 0, plan.bytesBetweenBuffers, plan)))
+    if (failed(place(root, 0, plan.unitsBetweenBuffers, {}, plan)))
       return failure();
   }
 

@@ -21,10 +21,41 @@ const AllocInfo *SpecPlan::find(Operation *op) const {
   return nullptr;
 }
 
+int64_t SpecPlan::unitBytes() const {
+  return storage == StorageKind::tmem ? kTmemBytesPerColumn : 1;
+}
+
+int64_t getBufferUnits(const MemDescInfo &info) {
+  if (info.storageKind() == StorageKind::tmem)
+    return getTmemColumns(ArrayRef(info.shape).drop_front(), info.elementBits(),
+                          info.encoding);
+  return info.bytesPerBuffer();
+}
+
 int64_t getBufferAlignment(const MemDescInfo &info, StorageKind storage) {
+  // Tensor memory is indexed in whole buffers (memdesc_index steps by a
+  // buffer's columns), so, as TLX does, each buffer starts on a multiple of
+  // its own column count: distinct children and the stride are aligned to
+  // the largest leaf's columns.
   if (storage == StorageKind::tmem)
-    return kTmemBytesPerColumn;
+    return std::max<int64_t>(1, getBufferUnits(info));
   return std::max<int64_t>(128, getSharedEncodingAlignment(info.encoding));
+}
+
+int64_t BufferPlacement::startOf(int64_t i) const {
+  int64_t start = offset;
+  for (const Subtile &level : llvm::reverse(subtiles)) {
+    start += (i % level.groupSize) * level.unitsBetween;
+    i /= level.groupSize;
+  }
+  return start + i * unitsBetweenBuffers;
+}
+
+int64_t BufferPlacement::buffersPerIndex() const {
+  int64_t product = 1;
+  for (const Subtile &level : subtiles)
+    product *= level.groupSize;
+  return product;
 }
 
 NodeSize getNodeSize(Value element, const SpecPlan &plan) {
@@ -34,21 +65,33 @@ NodeSize getNodeSize(Value element, const SpecPlan &plan) {
       NodeSize childSize = getNodeSize(child, plan);
       size.alignment = std::max(size.alignment, childSize.alignment);
       if (group.getGroupKind() == ReuseGroupKind::shared)
-        size.bytes = std::max(size.bytes, childSize.bytes);
+        size.units = std::max(size.units, childSize.units);
       else
-        size.bytes = llvm::alignTo(size.bytes, childSize.alignment) + childSize.bytes;
+        size.units = llvm::alignTo(size.units, childSize.alignment) + childSize.units;
     }
+    // Subtiling: group_size copies side by side, each aligned.
+    if (int64_t k = group.getGroupSizeOrOne(); k > 1)
+      size.units = k * llvm::alignTo(size.units, size.alignment);
     return size;
   }
   const AllocInfo *alloc = plan.find(element.getDefiningOp());
   assert(alloc && "leaves were checked to be allocations of this spec");
-  return {alloc->bytesPerBuffer, alloc->alignment};
+  return {alloc->unitsPerBuffer, alloc->alignment};
 }
 
-static InFlightDiagnostic emitTooSmall(StorageAliasSpecOp spec, int64_t size,
-                                       int64_t required) {
-  return spec.emitOpError("storage_alias_spec size ")
-         << size << " is too small, requires at least " << required << " bytes";
+static InFlightDiagnostic emitTooSmall(SpecPlan &plan, int64_t size,
+                                       int64_t requiredUnits) {
+  return plan.spec.emitOpError("storage_alias_spec size ")
+         << size << " is too small, requires at least "
+         << requiredUnits * plan.unitBytes() << " bytes";
+}
+
+// The user's size in the spec's units (whole tensor-memory columns).
+static std::optional<int64_t> explicitUnits(SpecPlan &plan) {
+  std::optional<int64_t> size = plan.spec.getBufferSizeBytes();
+  if (size)
+    return *size / plan.unitBytes();
+  return std::nullopt;
 }
 
 // Collects the allocations and overlap definitions of one spec; anything
@@ -60,7 +103,7 @@ static LogicalResult collectUsers(SpecPlan &plan,
       std::optional<MemDescInfo> info = getMemDescInfo(alloc.getType());
       assert(info && "verified by StorageAliasLocalAllocOp");
       plan.allocs.push_back(
-          {alloc, *info, info->bytesPerBuffer(), getBufferAlignment(*info, plan.storage)});
+          {alloc, *info, getBufferUnits(*info), getBufferAlignment(*info, plan.storage)});
     } else if (auto overlap = dyn_cast<SetBufferOverlapOp>(user)) {
       plan.extraOverlaps.push_back(overlap);
     } else {
@@ -87,17 +130,32 @@ static LogicalResult collectUsers(SpecPlan &plan,
 static LogicalResult sizeWithoutOverlap(SpecPlan &plan) {
   int64_t required = 0;
   for (const AllocInfo &alloc : plan.allocs) {
-    required = std::max(required, alloc.type.numBuffers() * alloc.bytesPerBuffer);
+    required = std::max(required, alloc.type.numBuffers() * alloc.unitsPerBuffer);
     plan.alignment = std::max(plan.alignment, alloc.alignment);
   }
-  std::optional<int64_t> explicitSize = plan.spec.getBufferSizeBytes();
+  plan.requiredUnits = required;
+  std::optional<int64_t> explicitSize = explicitUnits(plan);
   if (explicitSize && *explicitSize < required)
-    return emitTooSmall(plan.spec, *explicitSize, required);
-  plan.sizeBytes = explicitSize.value_or(required);
+    return emitTooSmall(plan, *plan.spec.getBufferSizeBytes(), required);
+  plan.sizeUnits = explicitSize.value_or(required);
   // Every allocation starts at the base and keeps its natural stride.
   for (const AllocInfo &alloc : plan.allocs)
-    plan.placements[alloc.op] = {0, alloc.bytesPerBuffer};
+    plan.placements[alloc.op] = {0, alloc.unitsPerBuffer, {}};
   return success();
+}
+
+// The buffer indices of the tree each leaf needs: its buffer count over the
+// product of the group sizes above it, rounded up; the tree has the most.
+static int64_t countBufferIndices(Value element, int64_t buffersPerIndex) {
+  if (auto group = element.getDefiningOp<ReuseGroupOp>()) {
+    int64_t most = 0;
+    for (Value child : group.getElements())
+      most = std::max(most, countBufferIndices(child, buffersPerIndex *
+                                                          group.getGroupSizeOrOne()));
+    return most;
+  }
+  auto info = getMemDescInfo(element.getType());
+  return llvm::divideCeil(info->numBuffers(), buffersPerIndex);
 }
 
 static LogicalResult sizeWithOverlap(SpecPlan &plan) {
@@ -112,26 +170,31 @@ static LogicalResult sizeWithOverlap(SpecPlan &plan) {
           "is not in the set_buffer_overlap tree of its storage_alias_spec; "
           "a spec with an overlap definition must place all its allocations");
 
-  plan.numBuffers = plan.allocs.front().type.numBuffers();
+  // Leaves may have different buffer counts: buffer index i of the tree
+  // holds buffer i of every leaf that has one (with group_size k, buffers
+  // ki .. ki + k - 1), so the tree has as many indices as the most any leaf
+  // needs, each as large as the tree.
+  plan.numBuffers = countBufferIndices(plan.overlap.getOverlapDef(), 1);
   NodeSize tree = getNodeSize(plan.overlap.getOverlapDef(), plan);
   plan.alignment = tree.alignment;
-  int64_t neededStride = llvm::alignTo(tree.bytes, tree.alignment);
+  int64_t neededStride = llvm::alignTo(tree.units, tree.alignment);
   int64_t required = plan.numBuffers * neededStride;
-  std::optional<int64_t> explicitSize = plan.spec.getBufferSizeBytes();
+  plan.requiredUnits = required;
+  std::optional<int64_t> explicitSize = explicitUnits(plan);
   if (!explicitSize) {
-    plan.sizeBytes = required;
-    plan.bytesBetweenBuffers = neededStride;
+    plan.sizeUnits = required;
+    plan.unitsBetweenBuffers = neededStride;
     return success();
   }
   // The user's size fixes the stride. A buffer that cannot fit alone is a
   // size error here; a distinct group that does not fit is reported at that
   // group when offsets are assigned.
-  plan.sizeBytes = *explicitSize;
-  plan.bytesBetweenBuffers =
+  plan.sizeUnits = *explicitSize;
+  plan.unitsBetweenBuffers =
       llvm::alignDown(*explicitSize / plan.numBuffers, tree.alignment);
   for (const AllocInfo &alloc : plan.allocs)
-    if (alloc.bytesPerBuffer > plan.bytesBetweenBuffers)
-      return emitTooSmall(plan.spec, *explicitSize, required);
+    if (alloc.unitsPerBuffer > plan.unitsBetweenBuffers)
+      return emitTooSmall(plan, *plan.spec.getBufferSizeBytes(), required);
   return success();
 }
 

@@ -107,6 +107,41 @@ Operation *createTensorStorage(OpBuilder &builder, Location loc, int64_t columns
   return type ? createTmemAlloc(builder, loc, type) : nullptr;
 }
 
+int64_t getPrintedIntParameter(Attribute attr, StringRef key, int64_t otherwise) {
+  if (!attr)
+    return otherwise;
+  std::string text = toText(attr);
+  std::string needle = (key + " = ").str();
+  size_t pos = StringRef(text).find(needle);
+  int64_t value = 0;
+  if (pos == StringRef::npos ||
+      StringRef(text).substr(pos + needle.size())
+          .take_while([](char c) { return isdigit(c); })
+          .getAsInteger(10, value))
+    return otherwise;
+  return value;
+}
+
+int64_t getTmemColumns(ArrayRef<int64_t> shape, int64_t elementBits,
+                       Attribute encoding) {
+  if (shape.empty())
+    return 0;
+  int64_t m = shape.size() >= 2 ? shape[shape.size() - 2] : 1;
+  int64_t n = shape.back();
+  int64_t leading = 1;
+  for (int64_t dim : shape.drop_back(std::min<size_t>(2, shape.size())))
+    leading *= dim;
+  bool isTmemEncoding =
+      encoding && StringRef(toText(encoding)).starts_with("#ttng.tensor_memory_encoding<");
+  if (!isTmemEncoding) // e.g. scales: 32-bit cells, 128 rows
+    return leading * llvm::divideCeil(m * n * elementBits, 32 * 128);
+  int64_t blockM = getPrintedIntParameter(encoding, "blockM", 128);
+  int64_t blockN = getPrintedIntParameter(encoding, "blockN", n);
+  int64_t colStride = getPrintedIntParameter(encoding, "colStride", 1);
+  int64_t rows = (blockM == 64 && m <= 64 && n <= blockN) ? 64 : 128;
+  return leading * llvm::divideCeil(m * n * elementBits * colStride, 32 * rows);
+}
+
 int64_t roundTmemColumns(int64_t columns) {
   return std::max<int64_t>(32, llvm::PowerOf2Ceil(columns));
 }

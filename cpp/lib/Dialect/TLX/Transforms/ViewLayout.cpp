@@ -38,22 +38,35 @@ FailureOr<ViewLayout> getViewLayout(Type originalType, BufferPlacement placement
   MLIRContext *context = originalType.getContext();
   ViewLayout layout;
   layout.originalType = originalType;
+  layout.placement = placement;
   layout.offset = placement.offset;
-  layout.bytesBetweenBuffers = placement.bytesBetweenBuffers;
+  layout.unitsBetweenBuffers = placement.unitsBetweenBuffers;
   int64_t num = info->numBuffers();
-  int64_t bytes = info->bytesPerBuffer();
+  // Bytes, or columns in tensor memory.
+  int64_t bytes = getBufferUnits(*info);
   if (bytes <= 0)
     return emitError() << "buffer of " << originalType << " has no size";
 
-  int64_t stride = placement.bytesBetweenBuffers;
+  int64_t stride = placement.unitsBetweenBuffers;
   int64_t offset = placement.offset;
-  int64_t lastStart = offset + (num - 1) * stride;
-  if (stride % bytes == 0 && offset % bytes == 0) {
-    layout.scale = stride / bytes;
-    layout.offsetSlots = offset / bytes;
+  int64_t lastStart = 0;
+  for (int64_t i = 0; i < num; ++i)
+    lastStart = std::max(lastStart, placement.startOf(i));
+  int64_t slot = std::gcd(bytes, std::gcd(offset, stride));
+  for (const Subtile &level : placement.subtiles)
+    slot = std::gcd(slot, level.unitsBetween);
+  auto setIndexMap = [&](int64_t unit) {
+    layout.scale = stride / unit;
+    layout.offsetSlots = offset / unit;
+    for (const Subtile &level : placement.subtiles)
+      layout.subtileSlots.push_back({level.groupSize, level.unitsBetween / unit});
+  };
+  if (slot == bytes) {
+    setIndexMap(bytes);
     SmallVector<int64_t> shape(info->shape);
     shape.front() = lastStart / bytes + 1;
-    if (shape.front() == num) {
+    if (shape.front() == num && layout.scale == 1 && layout.offsetSlots == 0 &&
+        layout.subtileSlots.empty()) {
       layout.viewType = originalType;
     } else {
       layout.viewType = buildMemDesc(context, withShape(*info, shape), emitError);
@@ -64,27 +77,27 @@ FailureOr<ViewLayout> getViewLayout(Type originalType, BufferPlacement placement
   }
 
   // Slot view. Tensor memory has no byte-addressed view to do this with.
-  int64_t slot = std::gcd(bytes, std::gcd(offset, stride));
   std::optional<StorageKind> storage = info->storageKind();
   if (storage != StorageKind::smem) {
     InFlightDiagnostic diag = emitError()
                               << "cannot lower a tensor-memory buffer of " << bytes
-                              << " bytes at offset " << offset << " with " << stride
-                              << " bytes between buffers: in tensor memory both must "
-                                 "be multiples of the buffer size";
+                              << " columns at column " << offset << " with " << stride
+                              << " columns between buffers: in tensor memory both must "
+                                 "be multiples of the buffer's columns";
     if (stride % bytes)
       diag << "; a stride of " << llvm::alignTo(stride, bytes)
-           << " bytes would work (buffer_size_bytes = "
-           << llvm::alignTo(stride, bytes) * num << ")";
+           << " columns would work (buffer_size_bytes = "
+           << llvm::alignTo(stride, bytes) * kTmemBytesPerColumn *
+                  llvm::divideCeil(num, placement.buffersPerIndex())
+           << ")";
     if (offset % bytes)
       diag << "; pad the buffers placed before it in its distinct group to "
               "a multiple of "
-           << bytes << " bytes, or place it first";
+           << bytes << " columns, or place it first";
     return diag;
   }
+  setIndexMap(slot);
   layout.slotBytes = slot;
-  layout.scale = stride / slot;
-  layout.offsetSlots = offset / slot;
   MemDescInfo slotView = *info;
   slotView.shape = {lastStart / slot + 1, slot};
   slotView.allocShape.clear();

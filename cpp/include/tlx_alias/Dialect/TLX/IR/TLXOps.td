@@ -100,30 +100,42 @@ def TLX_ReuseGroupOp : TLX_Op<"reuse_group", [Pure]> {
     elements overlap at each buffer index; `distinct` elements do not. The
     spec is not an operand: `tlx.set_buffer_overlap` ties a tree to a spec.
 
-    Verified: at least one element; a nested group's kind differs from its
-    parent's; all leaves have the same storage kind and the same buffer
-    count (leading dimension); the result type's kind is `group_kind`.
+    `group_size = k` (default 1) subtiles: k consecutive buffers of each
+    element form one buffer index of the parent (buffers ki .. ki + k - 1 sit
+    side by side in the parent's buffer i), so the group needs k times the
+    space of its elements per parent index.
+
+    Verified: at least one element; `group_size` is positive; a nested
+    group's kind differs from its parent's unless it subtiles (`group_size`
+    > 1); all leaves have the same storage kind (their buffer counts may
+    differ); the result type's kind is `group_kind`.
 
     ```mlir
     %g = tlx.reuse_group(%a, %b) group_kind = shared : (!ttg.memdesc<2x64x64xf32, #shared, #smem, mutable>, !ttg.memdesc<2x64x64xbf16, #shared, #smem, mutable>) -> !tlx.reuse_group<shared>
+    %s = tlx.reuse_group(%p) group_kind = shared group_size = 2 : (!ttg.memdesc<4x64x32xbf16, #shared, #smem, mutable>) -> !tlx.reuse_group<shared>
     ```
   }];
   let arguments = (ins
     Variadic<TLX_ReuseGroupElement>:$elements,
-    TLX_ReuseGroupKindAttr:$group_kind
+    TLX_ReuseGroupKindAttr:$group_kind,
+    OptionalAttr<I64Attr>:$group_size
   );
   let results = (outs TLX_ReuseGroupType:$result);
   let assemblyFormat = [{
-    `(` $elements `)` `group_kind` `=` $group_kind attr-dict `:`
+    `(` $elements `)` `group_kind` `=` $group_kind (`group_size` `=` $group_size^)? attr-dict `:`
     `(` qualified(type($elements)) `)` `->` qualified(type($result))
   }];
   let builders = [
     OpBuilder<(ins "::mlir::ValueRange":$elements, "ReuseGroupKind":$kind), [{
       build($_builder, $_state, ReuseGroupType::get($_builder.getContext(), kind),
-            elements, kind);
+            elements, kind, ::mlir::IntegerAttr());
     }]>
   ];
   let extraClassDeclaration = [{
+    /// `group_size`, 1 when absent.
+    int64_t getGroupSizeOrOne() {
+      return static_cast<int64_t>(getGroupSize().value_or(1));
+    }
     /// Appends the allocations at the leaves of this tree, in order.
     void collectLeaves(::llvm::SmallVectorImpl<::mlir::Value> &leaves);
   }];

@@ -3,6 +3,11 @@
 
 // The four steps of tlx-storage-alias-lowering and what they hand each other.
 // Offsets stay here, in memory, never in IR attributes.
+//
+// Sizes, offsets and strides are counted in the storage's units: bytes in
+// shared memory, columns in tensor memory (where the bytes of a buffer do not
+// tell its footprint: unpacked 16-bit data and blockM = 64 take twice the
+// columns; see getTmemColumns).
 
 #include "tlx_alias/Dialect/TLX/IR/Dialect.h"
 
@@ -19,14 +24,34 @@ namespace mlir::triton::tlx {
 struct AllocInfo {
   StorageAliasLocalAllocOp op;
   MemDescInfo type;
-  int64_t bytesPerBuffer = 0; // one buffer, unpadded
-  int64_t alignment = 0;      // required alignment of each buffer's start
+  int64_t unitsPerBuffer = 0; // one buffer: bytes, or TMEM columns
+  int64_t alignment = 0;      // required alignment of each buffer's start (units)
 };
 
-/// Where buffer i of an allocation lives: offset + i * bytesBetweenBuffers.
+/// One `group_size = k` level between the tree's root and a leaf: k
+/// consecutive buffers share one buffer index of the level above, side by
+/// side, `unitsBetween` apart.
+struct Subtile {
+  int64_t groupSize = 1;
+  int64_t unitsBetween = 0;
+  bool operator==(const Subtile &other) const {
+    return groupSize == other.groupSize && unitsBetween == other.unitsBetween;
+  }
+};
+
+/// Where buffer i of an allocation lives. Without subtiles: offset + i *
+/// unitsBetweenBuffers. With subtiles (outermost first) of sizes k1 .. kn,
+/// i is split into digits, innermost last: i = ((q * k1 + r1) * k2 + r2) ...,
+/// and buffer i starts at offset + q * unitsBetweenBuffers + sum r_l *
+/// unitsBetween_l.
 struct BufferPlacement {
   int64_t offset = 0;
-  int64_t bytesBetweenBuffers = 0;
+  int64_t unitsBetweenBuffers = 0;
+  SmallVector<Subtile, 1> subtiles;
+
+  int64_t startOf(int64_t i) const;
+  /// Buffers per index of the spec: the product of the group sizes.
+  int64_t buffersPerIndex() const;
 };
 
 /// Everything known about one tlx.storage_alias_spec.
@@ -36,25 +61,34 @@ struct SpecPlan {
   SmallVector<AllocInfo> allocs;         // in program order
   SetBufferOverlapOp overlap;            // the tree, or null
   SmallVector<SetBufferOverlapOp> extraOverlaps; // duplicates (an error)
-  int64_t numBuffers = 0;                // common buffer count of the tree
-  int64_t sizeBytes = 0;                 // the storage to materialize
+  int64_t numBuffers = 0;                // buffer indices of the tree (the most any leaf needs)
+  int64_t sizeUnits = 0;                 // the storage to materialize
   int64_t alignment = 0;                 // of the storage's start
-  int64_t bytesBetweenBuffers = 0;       // with an overlap tree
+  int64_t unitsBetweenBuffers = 0;       // with an overlap tree
+  int64_t requiredUnits = 0;             // the least size that fits
   llvm::DenseMap<Operation *, BufferPlacement> placements;
 
   const AllocInfo *find(Operation *op) const;
+  /// Bytes per unit: 1 in shared memory, a column (512) in tensor memory.
+  int64_t unitBytes() const;
 };
 
-/// Bytes and alignment a reuse-group node needs per buffer index.
+/// Units and alignment a reuse-group node needs per buffer index of its
+/// parent (group_size included).
 struct NodeSize {
-  int64_t bytes = 0;
+  int64_t units = 0;
   int64_t alignment = 1;
 };
 NodeSize getNodeSize(Value element, const SpecPlan &plan);
 
-/// Alignment of one buffer of `info` in its storage: 128 B at least in
-/// shared memory (more for NVMMA swizzles), one TMEM column in tensor memory.
+/// Alignment of one buffer of `info` in its storage, in units: 128 B at least
+/// in shared memory (more for NVMMA swizzles), its own column count in
+/// tensor memory.
 int64_t getBufferAlignment(const MemDescInfo &info, StorageKind storage);
+
+/// The units one buffer of a multi-buffered `info` takes in its storage:
+/// bytes in shared memory, Triton's TMEM column count in tensor memory.
+int64_t getBufferUnits(const MemDescInfo &info);
 
 /// Bytes of tensor memory one column holds (128 lanes x 32 bits).
 inline constexpr int64_t kTmemBytesPerColumn = 128 * 4;
@@ -69,18 +103,22 @@ struct ViewLayout {
   Type originalType; // [num, ...] as the user wrote it
   Type viewType;     // what the view becomes
   Type slotType;     // what memdesc_index of a slot view yields (slots only)
-  int64_t offset = 0, bytesBetweenBuffers = 0;
+  BufferPlacement placement;
+  int64_t offset = 0, unitsBetweenBuffers = 0;
   int64_t scale = 1, offsetSlots = 0;
+  // With subtiles: (group size, slots between its buffers), outermost first;
+  // index i becomes scale * q + offsetSlots + sum r_l * slots_l.
+  SmallVector<std::pair<int64_t, int64_t>, 1> subtileSlots;
   int64_t slotBytes = 0; // 0: standard view (slot == buffer)
 
   bool isIdentity() const {
     return viewType == originalType && scale == 1 && offsetSlots == 0 &&
-           slotBytes == 0;
+           slotBytes == 0 && subtileSlots.empty();
   }
   bool operator==(const ViewLayout &other) const {
     return viewType == other.viewType && originalType == other.originalType &&
            scale == other.scale && offsetSlots == other.offsetSlots &&
-           slotBytes == other.slotBytes;
+           slotBytes == other.slotBytes && subtileSlots == other.subtileSlots;
   }
 };
 

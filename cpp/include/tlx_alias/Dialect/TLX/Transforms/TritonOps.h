@@ -81,6 +81,19 @@ Operation *createTensorStorage(OpBuilder &builder, Location loc, int64_t columns
 /// two, at least 32 (what tcgen05.alloc hands out).
 int64_t roundTmemColumns(int64_t columns);
 
+/// Tensor-memory columns a `!ttg.memdesc` in tensor memory spans, counted as
+/// Triton's TMEM allocator counts them (getTmemAllocSizes): a 2-D block of
+/// M x N elements of b bits with `colStride` c takes ceil(M * N * b * c /
+/// (32 * rows)) columns, where rows is 64 for a single `blockM = 64` block
+/// (M <= 64, N <= blockN) and 128 otherwise; leading dimensions multiply.
+/// So unpacked 16-bit data (colStride 2) and blockM 64 take twice the
+/// columns their bytes suggest.
+int64_t getTmemColumns(ArrayRef<int64_t> shape, int64_t elementBits,
+                       Attribute encoding);
+
+/// The value of `key = <int>` in an attribute's printed form, or `otherwise`.
+int64_t getPrintedIntParameter(Attribute attr, StringRef key, int64_t otherwise);
+
 } // namespace mlir::triton::tlx
 
 #endif // TLX_ALIAS_DIALECT_TLX_TRANSFORMS_TRITONOPS_H
