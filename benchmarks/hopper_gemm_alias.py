@@ -108,13 +108,13 @@ def providers(side):
     return out
 
 
-def run_side(side, out_path):
+def run_side(side, out_path, only=None):
     if side == "ours":
         import tlx_alias  # noqa: F401  (registers the plugin and the hooks)
     import torch
     import triton
 
-    fns = providers(side)
+    fns = {name: fn for name, fn in providers(side).items() if not only or any(o in name for o in only)}
     with open(out_path, "a") as out:
         for m, n, k in SHAPES:
             torch.manual_seed(0)
@@ -190,6 +190,7 @@ def main():
     parser.add_argument("--out")
     parser.add_argument("--out-dir", default=os.environ.get("OUT", "/tmp"))
     parser.add_argument("--table", nargs="+", metavar="JSONL", help="print the table of earlier results")
+    parser.add_argument("--only", nargs="+", metavar="NAME", help="with --side: the providers whose name has one of these")
     args = parser.parse_args()
     if args.table:
         rows = []
@@ -198,7 +199,7 @@ def main():
                 rows += [json.loads(line) for line in f if line.strip()]
         print(table(rows))
     elif args.side:
-        run_side(args.side, args.out)
+        run_side(args.side, args.out, args.only)
     else:
         compare(args.out_dir)
 

@@ -214,7 +214,9 @@ def _install_pass_wrappers():
 
         def add_to_llvmir(pm, *args, **kwargs):
             stock(pm, *args, **kwargs)
-            if _lowering_llir.get():
+            # TLX_ALIAS_LEADER_SYNC=0 leaves it out (for measuring it; the
+            # PTX changes, triton's cache key does not: clear the cache).
+            if _lowering_llir.get() and os.environ.get("TLX_ALIAS_LEADER_SYNC", "1") != "0":
                 passes.plugin.tlx_sync_before_leader_arrive(pm)
 
         return add_to_llvmir
