@@ -172,8 +172,10 @@ def _lower_group(group, builder):
         types.append(type_text)
     kind = group.group_type.value
     result_type = f"!tlx.reuse_group<{kind}>"
-    (handle, ) = _ir.create_op(builder, "tlx.reuse_group", operands, [result_type],
-                               {"group_kind": f"{['shared', 'distinct'].index(kind)} : i32"})
+    attributes = {"group_kind": f"{['shared', 'distinct'].index(kind)} : i32"}
+    if group.group_size != 1:
+        attributes["group_size"] = f"{group.group_size} : i64"
+    (handle, ) = _ir.create_op(builder, "tlx.reuse_group", operands, [result_type], attributes)
     return handle, result_type
 
 
@@ -198,9 +200,6 @@ def set_buffer_overlap(spec, overlap_def, _semantic=None):
         if id(leaf) in seen:
             raise ValueError(f"{leaf!r} appears more than once in the overlap definition")
         seen.add(id(leaf))
-    nums = {leaf.num for leaf in overlap_def.leaves()}
-    if len(nums) > 1:
-        raise ValueError(f"all allocations of an overlap definition need the same buffer count, got {sorted(nums)}")
     if spec._overlap_set:
         raise ValueError("storage_alias_spec already has a set_buffer_overlap defined; each spec can "
                          "only have one overlap definition")

@@ -252,11 +252,23 @@ class storage_alias_spec(tl_core.base_value):
 class reuse_group(tl_core.base_value):
     """A node of a buffer overlap tree: buffered_tensors and nested groups
     that are `shared` (overlap) or `distinct` (never overlap). Nested groups
-    alternate kinds. No IR until set_buffer_overlap."""
+    alternate kinds, except subtiling groups. No IR until set_buffer_overlap.
 
-    def __init__(self, *args, group_type=reuse_group_type.shared, _semantic=None):
+    `group_size=k` (TLX's subtiling) makes k consecutive buffers of each
+    element one buffer index of the parent: in
+    `reuse_group(qk, reuse_group(p, group_size=2))`, p's buffers 2i and 2i+1
+    sit side by side in qk's buffer i (p has twice qk's buffers). The group
+    takes k times its elements' space per buffer index. Leaves may have
+    different buffer counts: buffer i of each lives in the spec's buffer
+    index i (i // k under group_size k), and the spec has as many indices as
+    the most any leaf needs."""
+
+    def __init__(self, *args, group_type=reuse_group_type.shared, group_size=1, _semantic=None):
         args = tuple(tl.core._unwrap_if_constexpr(a) for a in args)
         group_type = tl.core._unwrap_if_constexpr(group_type)
+        group_size = tl.core._unwrap_if_constexpr(group_size)
+        if isinstance(group_size, bool) or not isinstance(group_size, int) or group_size < 1:
+            raise ValueError(f"group_size must be a positive integer, got {group_size!r}")
         # Accept TLX's older spelling with the spec as the first element.
         owner = None
         if args and isinstance(args[0], storage_alias_spec):
@@ -267,15 +279,17 @@ class reuse_group(tl_core.base_value):
             raise ValueError("reuse_group needs at least one element")
         for i, arg in enumerate(args):
             if isinstance(arg, reuse_group):
-                if arg.group_type == group_type:
+                if arg.group_type == group_type and arg.group_size == 1:
                     raise ValueError(f"nested reuse_group (element {i}) has the same group_type "
                                      f"({group_type.value}) as its parent; nested groups must "
-                                     f"alternate between shared and distinct")
+                                     f"alternate between shared and distinct (or subtile, with "
+                                     f"group_size > 1)")
             elif not isinstance(arg, buffered_tensor):
                 raise TypeError(f"reuse_group elements must be buffered_tensor or reuse_group, "
                                 f"got {type(arg).__name__} (element {i})")
         self._args = args
         self._group_type = group_type
+        self._group_size = group_size
         self._owner = owner
         self.type = _no_ir_type(self)
 
@@ -289,6 +303,11 @@ class reuse_group(tl_core.base_value):
         """shared or distinct (read-only)."""
         return self._group_type
 
+    @property
+    def group_size(self):
+        """Buffers of each element per buffer index of the parent (read-only)."""
+        return self._group_size
+
     def _flatten_ir(self, handles):
         return
 
@@ -300,4 +319,5 @@ class reuse_group(tl_core.base_value):
                 yield arg
 
     def __repr__(self):
-        return f"reuse_group({', '.join(map(repr, self._args))}, group_type={self._group_type.value})"
+        size = f", group_size={self._group_size}" if self._group_size != 1 else ""
+        return f"reuse_group({', '.join(map(repr, self._args))}, group_type={self._group_type.value}{size})"

@@ -1,8 +1,10 @@
 """Property test of the layout engine: random reuse trees (up to 4 levels, up to
-12 leaves, random shapes, dtypes, layouts and buffer counts) are lowered by
+12 leaves, random shapes, dtypes, layouts, buffer counts that may differ
+between leaves, and group_size subtiling, nested too) are lowered by
 tlx-storage-alias-lowering, and the rewritten IR is checked against the
 invariants of the design, with addresses recomputed from the IR itself."""
 import json
+import math
 import os
 import re
 import tempfile
@@ -13,7 +15,8 @@ from hypothesis import strategies as st
 import tlx_alias  # noqa: F401
 from tlx_alias import _pipeline
 from triton._C.libtriton import passes
-from ttgir_builder import DTYPE_BITS, Leaf, build_module, ideal_size, leaves_of, nvmma
+from ttgir_builder import (DTYPE_BITS, Leaf, build_module, buffers_per_index, ideal_size, kind_and_size, leaves_of,
+                           num_indices, nvmma)
 
 EXAMPLES = int(os.environ.get("TLX_PROPERTY_EXAMPLES", "500"))
 KNOWN_ERRORS = ("is too small, requires at least", "not enough space for distinct allocations")
@@ -33,24 +36,31 @@ def leaves(draw, num):
 
 @st.composite
 def trees(draw):
-    num = draw(st.integers(1, 4))
+    base = draw(st.integers(1, 4))
+    mixed = draw(st.booleans())  # leaves with different buffer counts
     budget = [draw(st.integers(1, 12))]
 
-    def node(depth, kind):
+    def leaf():
+        return draw(leaves(draw(st.integers(1, 6)) if mixed else base))
+
+    def node(depth, kind, subtile=False):
         if depth == 4 or budget[0] <= 1 or draw(st.integers(0, 2)) == 0:
             budget[0] -= 1
-            return draw(leaves(num))
+            return leaf()
+        group_size = draw(st.sampled_from([2, 3] if subtile else [1, 1, 1, 2, 3]))
         children = []
         for _ in range(draw(st.integers(1, 3))):
             if budget[0] <= 0:
                 break
+            # Kinds alternate, except that a subtiling group may nest in
+            # one of its own kind.
             other = "distinct" if kind == "shared" else "shared"
-            child = node(depth + 1, other)
-            children.append(child)
+            child_kind = draw(st.sampled_from([kind, other]))
+            children.append(node(depth + 1, child_kind, subtile=child_kind == kind))
         if not children:
             budget[0] -= 1
-            children = [draw(leaves(num))]
-        return (kind,) + tuple(children)
+            children = [leaf()]
+        return (kind + (f"*{group_size}" if group_size > 1 else ""), ) + tuple(children)
 
     root_kind = draw(st.sampled_from(["shared", "distinct"]))
     tree = node(1, root_kind)
@@ -95,13 +105,39 @@ def paths(tree, prefix=()):
     return out
 
 
-def may_overlap(path_a, path_b):
-    """Two leaves may share bytes at one buffer index only below a shared node."""
-    for (node_a, i), (node_b, j) in zip(path_a, path_b):
+def digits(path, b):
+    """Buffer b of a leaf under `path`: its spec buffer index and its digit at
+    each group_size node of the path (outermost first)."""
+    sizes = [kind_and_size(node)[1] for node, _ in path]
+    out = [0] * len(sizes)
+    for level in reversed(range(len(sizes))):
+        out[level] = b % sizes[level]
+        b //= sizes[level]
+    return b, out
+
+
+def may_overlap(path_a, b, path_b, c):
+    """Two buffers may share bytes only at one spec buffer index, in one
+    sub-buffer of every subtiling group above both, below a shared node."""
+    index_a, digits_a = digits(path_a, b)
+    index_b, digits_b = digits(path_b, c)
+    if index_a != index_b:
+        return False
+    for level, ((node_a, i), (node_b, j)) in enumerate(zip(path_a, path_b)):
         assert node_a is node_b
+        if digits_a[level] != digits_b[level]:
+            return False
         if i != j:
-            return node_a[0] == "shared"
-    return True  # same leaf
+            return kind_and_size(node_a)[0] == "shared"
+    return b == c  # same leaf
+
+
+def expected_address(view, b):
+    address, q = view["offset"], b
+    for group_size, between in reversed(view["subtiles"]):
+        address += (q % group_size) * between
+        q //= group_size
+    return address + q * view["bytes_between_buffers"]
 
 
 @settings(max_examples=EXAMPLES, deadline=None, suppress_health_check=list(HealthCheck))
@@ -109,7 +145,7 @@ def may_overlap(path_a, path_b):
 def test_layout_invariants(case):
     tree, explicit = case
     leaf_list = leaves_of(tree)
-    num = leaf_list[0].num
+    num = num_indices(tree)
     ideal = ideal_size(tree)
     size = {None: None, "exact": ideal, "padded": ideal + 4096 * num,
             "small": max(1, ideal - 128 * num)}[explicit]
@@ -131,30 +167,39 @@ def test_layout_invariants(case):
     assert len(views) == len(leaf_list)
     event("lowered, " + ("with slot views" if any(v["slot_bytes"] for v in views) else "standard views"))
     event(f"{len(leaf_list) // 4 * 4}+ leaves")
+    event("mixed counts" if len({leaf.num for leaf in leaf_list}) > 1 else "one count")
+    event("subtiled" if any(v["subtiles"] for v in views) else "no subtiles")
     stride = views[0]["bytes_between_buffers"]
     assert stride * num <= entry["size"]
 
     # The rewritten indices, read back from the IR, land where the engine says.
     addresses = buffer_addresses(lowered)
-    assert len(addresses) == num * len(leaf_list)
+    assert len(addresses) == sum(leaf.num for leaf in leaf_list)
+    per_index = buffers_per_index(tree)
     placed = {}
+    position = 0
     for n, (leaf, view) in enumerate(zip(leaf_list, views)):
         assert view["bytes_between_buffers"] == stride
         assert view["buffer_bytes"] == leaf.buffer_bytes
         assert view["offset"] % leaf.alignment == 0, (view, leaf)
-        for b in range(num):
-            address = addresses[n * num + b]
-            assert address == view["offset"] + b * stride
+        group_sizes = [k for k, _ in view["subtiles"]]
+        assert len(group_sizes) == 0 or math.prod(group_sizes) == per_index[id(leaf)]
+        for b in range(leaf.num):
+            address = addresses[position]
+            position += 1
+            assert address == expected_address(view, b), (view, b)
+            assert address % leaf.alignment == 0
             assert 0 <= address and address + leaf.buffer_bytes <= entry["size"]
             placed[(n, b)] = (address, address + leaf.buffer_bytes)
 
-    # Distinct siblings (and different buffer indices) never overlap.
+    # Distinct siblings (and different buffer indices, and different
+    # sub-buffers of a subtiling group) never overlap.
     leaf_paths = [p for _, p in paths(tree)]
     for (n, b), (lo, hi) in placed.items():
         for (m, c), (lo2, hi2) in placed.items():
             if (n, b) >= (m, c):
                 continue
-            if b == c and may_overlap(leaf_paths[n], leaf_paths[m]):
+            if may_overlap(leaf_paths[n], b, leaf_paths[m], c):
                 continue
             assert hi <= lo2 or hi2 <= lo, (n, b, m, c, placed)
 
@@ -167,7 +212,7 @@ def test_layout_invariants(case):
     def check_shared(node):
         if isinstance(node, Leaf):
             return
-        if node[0] == "shared":
+        if kind_and_size(node)[0] == "shared":
             assert len({start(child) for child in node[1:]}) == 1
         for child in node[1:]:
             check_shared(child)

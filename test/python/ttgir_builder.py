@@ -1,7 +1,7 @@
 """Generates TTGIR modules that use storage alias specs, for the tests.
 
 A tree is a nested tuple: ("shared"|"distinct", child, ...) with leaves
-`Leaf` objects. Each leaf is allocated from one spec, stored to at every
+`Leaf` objects; "shared*2" (or "distinct*3") is a group with group_size 2. Each leaf is allocated from one spec, stored to at every
 buffer index (so nothing is dead), and the tree is set as the spec's overlap.
 """
 import dataclasses
@@ -74,23 +74,54 @@ def leaves_of(tree):
     return [leaf for child in tree[1:] for leaf in leaves_of(child)]
 
 
+def kind_and_size(node):
+    """("shared", 2) from "shared*2"; group_size 1 without a star."""
+    kind, _, size = node[0].partition("*")
+    return kind, int(size or 1)
+
+
 def node_size(tree):
     """(bytes, alignment) the layout needs per buffer index: the ideal."""
     if isinstance(tree, Leaf):
         return tree.buffer_bytes, tree.alignment
     sizes = [node_size(child) for child in tree[1:]]
     align = max(a for _, a in sizes)
-    if tree[0] == "shared":
-        return max(b for b, _ in sizes), align
-    cursor = 0
-    for b, a in sizes:
-        cursor = -(-cursor // a) * a + b
-    return cursor, align
+    kind, group_size = kind_and_size(tree)
+    if kind == "shared":
+        size = max(b for b, _ in sizes)
+    else:
+        size = 0
+        for b, a in sizes:
+            size = -(-size // a) * a + b
+    if group_size > 1:
+        size = group_size * (-(-size // align) * align)
+    return size, align
+
+
+def buffers_per_index(tree):
+    """Leaf -> product of the group sizes above it."""
+    out = {}
+
+    def walk(node, product):
+        if isinstance(node, Leaf):
+            out[id(node)] = product
+            return
+        for child in node[1:]:
+            walk(child, product * kind_and_size(node)[1])
+
+    walk(tree, 1)
+    return out
+
+
+def num_indices(tree):
+    """Buffer indices of the tree: the most any leaf needs."""
+    per = buffers_per_index(tree)
+    return max(-(-leaf.num // per[id(leaf)]) for leaf in leaves_of(tree))
 
 
 def ideal_size(tree):
     size, align = node_size(tree)
-    return leaves_of(tree)[0].num * (-(-size // align) * align)
+    return num_indices(tree) * (-(-size // align) * align)
 
 
 def build_module(tree, size=None, constant_indices=True, overlap=True, func="k"):
@@ -112,9 +143,10 @@ def build_module(tree, size=None, constant_indices=True, overlap=True, func="k")
         operands = [emit(child) for child in node[1:]]
         name = f"%g{counter[0]}"
         counter[0] += 1
-        kind = node[0]
+        kind, group_size = kind_and_size(node)
+        size_text = f" group_size = {group_size}" if group_size > 1 else ""
         lines.append(f"    {name} = tlx.reuse_group({', '.join(o for o, _ in operands)}) "
-                     f"group_kind = {kind} : ({', '.join(t for _, t in operands)}) "
+                     f"group_kind = {kind}{size_text} : ({', '.join(t for _, t in operands)}) "
                      f"-> !tlx.reuse_group<{kind}>")
         return name, f"!tlx.reuse_group<{kind}>"
 
