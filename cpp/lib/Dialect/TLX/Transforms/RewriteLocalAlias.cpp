@@ -24,11 +24,12 @@ namespace mlir::triton::tlx {
 namespace {
 
 
+// Bytes of shared memory a descriptor spans, its layout's padding included.
 int64_t totalBytes(const MemDescInfo &info) {
   int64_t elements = 1;
   for (int64_t dim : info.shape)
     elements *= dim;
-  return llvm::divideCeil(elements * info.elementBits(), 8);
+  return llvm::divideCeil(getSharedElements(elements, info.encoding) * info.elementBits(), 8);
 }
 
 // Columns a tensor-memory descriptor spans, as Triton's TMEM allocator

@@ -29,7 +29,14 @@ int64_t getBufferUnits(const MemDescInfo &info) {
   if (info.storageKind() == StorageKind::tmem)
     return getTmemColumns(ArrayRef(info.shape).drop_front(), info.elementBits(),
                           info.encoding);
-  return info.bytesPerBuffer();
+  // Padded layouts: the padding after each buffer belongs to it.
+  int64_t elements = 1;
+  for (int64_t dim : llvm::drop_begin(info.shape))
+    elements *= dim;
+  int64_t stride = getSharedBufferStride(elements, info.encoding);
+  if (stride == elements)
+    return info.bytesPerBuffer();
+  return llvm::divideCeil(stride * info.elementBits(), 8);
 }
 
 int64_t getBufferAlignment(const MemDescInfo &info, StorageKind storage) {

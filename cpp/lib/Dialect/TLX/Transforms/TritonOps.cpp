@@ -122,6 +122,47 @@ int64_t getPrintedIntParameter(Attribute attr, StringRef key, int64_t otherwise)
   return value;
 }
 
+// The [interval:+padding, ...] of a #ttg.padded_shared encoding.
+static SmallVector<std::pair<int64_t, int64_t>> getPaddings(Attribute encoding) {
+  SmallVector<std::pair<int64_t, int64_t>> paddings;
+  if (!encoding)
+    return paddings;
+  std::string text = toText(encoding);
+  StringRef rest(text);
+  if (!rest.consume_front("#ttg.padded_shared<["))
+    return paddings;
+  rest = rest.take_until([](char c) { return c == ']'; });
+  SmallVector<StringRef> pairs;
+  rest.split(pairs, ',');
+  for (StringRef pair : pairs) {
+    auto [interval, padding] = pair.trim().split(":");
+    StringRef amount = padding.trim();
+    int64_t i = 0, p = 0;
+    if (interval.trim().getAsInteger(10, i) || !amount.consume_front("+") ||
+        amount.getAsInteger(10, p) || i <= 0)
+      continue;
+    paddings.push_back({i, p});
+  }
+  return paddings;
+}
+
+int64_t getSharedElements(int64_t elements, Attribute encoding) {
+  int64_t total = elements;
+  for (auto [interval, padding] : getPaddings(encoding)) {
+    total += elements / interval * padding;
+    if (elements % interval == 0) // nothing after the last element
+      total -= padding;
+  }
+  return total;
+}
+
+int64_t getSharedBufferStride(int64_t elements, Attribute encoding) {
+  int64_t total = elements;
+  for (auto [interval, padding] : getPaddings(encoding))
+    total += llvm::divideCeil(elements, interval) * padding;
+  return total;
+}
+
 int64_t getTmemColumns(ArrayRef<int64_t> shape, int64_t elementBits,
                        Attribute encoding) {
   if (shape.empty())

@@ -91,6 +91,17 @@ int64_t roundTmemColumns(int64_t columns);
 int64_t getTmemColumns(ArrayRef<int64_t> shape, int64_t elementBits,
                        Attribute encoding);
 
+/// Elements of shared memory an allocation of `elements` elements takes
+/// under `encoding`, as Triton's allocator counts them: the elements
+/// themselves for most layouts; for `#ttg.padded_shared<[i:+p, ...]>`, plus
+/// p after every i elements (none after the last).
+int64_t getSharedElements(int64_t elements, Attribute encoding);
+
+/// Elements from one buffer's start to the next in a multi-buffered padded
+/// allocation of `elements`-element buffers (the padding after the buffer
+/// included); `elements` for unpadded layouts.
+int64_t getSharedBufferStride(int64_t elements, Attribute encoding);
+
 /// The value of `key = <int>` in an attribute's printed form, or `otherwise`.
 int64_t getPrintedIntParameter(Attribute attr, StringRef key, int64_t otherwise);
 
