@@ -58,7 +58,12 @@ def format_memory_map(kernel):
             shape = "x".join(map(str, view["expanded_shape"]))
             if view["slot_bytes"]:
                 shape += f" ({view['slot_bytes']}-byte slots)"
-            rows.append([view.get("name") or "?", view["offset"], view["bytes_between_buffers"], view["buffer_bytes"],
+            stride = view["bytes_between_buffers"]
+            # group_size subtiles: k consecutive buffers `between` bytes apart
+            # within one stride, e.g. "16384 (by 2: 4096)".
+            for group_size, between in view.get("subtiles", []):
+                stride = f"{stride} (by {group_size}: {between})"
+            rows.append([view.get("name") or "?", view["offset"], stride, view["buffer_bytes"],
                          view["num_buffers"], shape, _where(view["location"]), _short_type(view["type"])])
         lines += _table(["buffer", "offset", "stride", "bytes", "num", "expanded shape", "line", "type"], rows)
     return "\n".join(lines)

@@ -73,3 +73,13 @@ def test_install_gives_the_test_command_what_it_needs():
                         imported.add(node.module.split(".")[0])
     third_party = imported - set(sys.stdlib_module_names) - local - {"triton", "tlx_alias"}
     assert third_party <= extras, third_party
+
+
+def test_group_size_example_runs_and_prints_what_the_readme_shows(tmp_path):
+    start = README.index("\n### Subtiling (`group_size`) and mixed buffer counts\n")
+    section = README[start:README.index("\n## ", start)]
+    (code, ) = _blocks(section, "python")
+    shown = _blocks(section, "")[0]
+    out = run_python(code, script_path=tmp_path / "kernel.py").stdout
+    assert out == shown
+    assert "16384 (by 2: 4096)" in shown and "161x64" in shown
