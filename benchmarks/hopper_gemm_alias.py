@@ -91,7 +91,10 @@ def providers(side):
         plain = plain_triton_kernel()
         return {
             "cuBLAS": torch.matmul,
-            "tlx_alias aliased (4 stages)": lambda a, b: example.matmul(a, b, STAGES=4, ALIAS=True),
+            "tlx_alias aliased (4 stages, C halves in 1 lent slot)": lambda a, b: example.matmul(a, b, STAGES=4,
+                                                                                                  ALIAS=True, C_SPLIT=2),
+            "tlx_alias aliased (4 stages, 2 lent slots)": lambda a, b: example.matmul(a, b, STAGES=4, ALIAS=True,
+                                                                                       C_SPLIT=1),
             "tlx_alias unaliased twin (3 stages)": lambda a, b: example.matmul(a, b, STAGES=3, ALIAS=False),
             "triton TMA WS persistent (3 stages)": lambda a, b: plain(a, b, 3),
             "triton TMA WS persistent (4 stages)": lambda a, b: plain(a, b, 4),

@@ -10,15 +10,17 @@ TMA. With 128x256x64 tiles a slot is 48 KiB and a consumer's C tile 32 KiB:
     ALIAS=False  4 slots + 2 C tiles side by side        256 KiB (does not fit
                  the 227 KiB of an sm_90 CTA: the unaliased twin runs 3 slots)
 
-How a C tile gets a slot: after a tile's last k-step the producer lends the
-next NUM_MMA_GROUPS slots of the ring instead of filling them. Lending a slot
-is the same handshake as filling it (wait until both consumers released it,
-then arrive on its `full` barrier, with no bytes to expect), so the ring's
-barriers alone order the epilogue against the wgmmas that read the slot
-before and the TMA loads that fill it after. Consumer j writes its C tile into
-the j-th lent slot, stores it, waits for the store to have read the slot and
-releases it; meanwhile the producer already fills the other slots with the
-next tile's operands.
+How C gets a slot: after a tile's last k-step the producer lends the next
+slot of the ring instead of filling it. Lending a slot is the same handshake
+as filling it (wait until both consumers released it, then arrive on its
+`full` barrier, with no bytes to expect), so the ring's barriers alone order
+the epilogue against the wgmmas that read the slot before and the TMA loads
+that fill it after. With C_SPLIT=2 (default) both consumers share one lent
+slot: each writes the left half of its C tile (BM/2 x BN/2) into its rows
+of the slot, stores it, waits for the store to have read it, does the same
+with the right half and releases the slot; the producer keeps filling the
+other three slots with the next tile's operands. With C_SPLIT=1 the
+producer lends one slot per consumer, each holding a whole C tile.
 
     python examples/hopper_persistent_gemm.py     # compile for sm_90 here, print the memory map
     python benchmarks/hopper_gemm_alias.py        # on an H100/H200: correctness and speed
@@ -50,7 +52,7 @@ def _ring_position(step, STAGES: tl.constexpr):
 @triton.jit
 def gemm_ws_persistent_kernel(a_desc, b_desc, c_desc, M, N, K, NUM_SMS: tl.constexpr, BM: tl.constexpr,
                               BN: tl.constexpr, BK: tl.constexpr, GROUP_SIZE_M: tl.constexpr,
-                              STAGES: tl.constexpr, ALIAS: tl.constexpr):
+                              STAGES: tl.constexpr, ALIAS: tl.constexpr, C_SPLIT: tl.constexpr = 2):
     NUM_MMA_GROUPS: tl.constexpr = 2
     BM_HALF: tl.constexpr = BM // NUM_MMA_GROUPS
     dtype: tl.constexpr = tlx.dtype_of(a_desc)
@@ -59,7 +61,9 @@ def gemm_ws_persistent_kernel(a_desc, b_desc, c_desc, M, N, K, NUM_SMS: tl.const
         spec = tlx.storage_alias_spec(storage=tlx.storage_kind.smem)
         a_ring = tlx.local_alloc((BM, BK), dtype, STAGES, reuse=spec)
         b_ring = tlx.local_alloc((BK, BN), dtype, STAGES, reuse=spec)
-        c_tiles = tlx.local_alloc((BM_HALF, BN), dtype, STAGES, reuse=spec)
+        # C_SPLIT 1: one consumer's C tile per lent slot; 2: both consumers'
+        # column halves (BM x BN/2) in one lent slot, stored half after half.
+        c_tiles = tlx.local_alloc((BM_HALF * C_SPLIT, BN // C_SPLIT), dtype, STAGES, reuse=spec)
         # A slot is its A and B tiles side by side; C tile i is laid over slot i.
         spec.set_buffer_overlap(
             tlx.reuse_group(tlx.reuse_group(a_ring, b_ring, group_type=tlx.reuse_group_type.distinct), c_tiles,
@@ -90,7 +94,7 @@ def gemm_ws_persistent_kernel(a_desc, b_desc, c_desc, M, N, K, NUM_SMS: tl.const
                     tlx.async_descriptor_load(b_desc, b_ring[slot], [k * BK, pid_n * BN], bar)
                     step += 1
                 if ALIAS:
-                    for _ in tl.static_range(NUM_MMA_GROUPS):  # lend a slot to each consumer's C tile
+                    for _ in tl.static_range(NUM_MMA_GROUPS // C_SPLIT):  # lend slots to the C tiles
                         slot, phase = _ring_position(step, STAGES)
                         tlx.barrier_wait(tlx.local_view(empty, slot), phase ^ 1)
                         tlx.barrier_arrive(tlx.local_view(full, slot))
@@ -122,7 +126,22 @@ def gemm_ws_persistent_kernel(a_desc, b_desc, c_desc, M, N, K, NUM_SMS: tl.const
 
                 c = acc.to(dtype)
                 offsets = [pid_m * BM + cid * BM_HALF, pid_n * BN]
-                if ALIAS:
+                if ALIAS and C_SPLIT == 2:
+                    slot, phase = _ring_position(step, STAGES)
+                    tlx.barrier_wait(tlx.local_view(full, slot), phase)  # lent: nobody reads it now
+                    rows = tlx.local_slice(c_tiles[slot], [cid * BM_HALF, 0], [BM_HALF, BN // 2])
+                    left, right = tl.split(tl.permute(tl.reshape(c, (BM_HALF, 2, BN // 2)), (0, 2, 1)))
+                    tlx.local_store(rows, left)
+                    tlx.fence_async_shared()
+                    tlx.async_descriptor_store(c_desc, rows, offsets)
+                    tlx.async_descriptor_store_wait(0)  # read: the right half may overwrite it
+                    tlx.local_store(rows, right)
+                    tlx.fence_async_shared()
+                    tlx.async_descriptor_store(c_desc, rows, [offsets[0], offsets[1] + BN // 2])
+                    tlx.async_descriptor_store_wait(0)
+                    tlx.barrier_arrive(tlx.local_view(empty, slot))
+                    step += 1
+                elif ALIAS:
                     for j in tl.static_range(NUM_MMA_GROUPS):
                         slot, phase = _ring_position(step, STAGES)
                         tlx.barrier_wait(tlx.local_view(full, slot), phase)  # lent: nobody reads it now
@@ -149,7 +168,7 @@ def smem_bytes(BM, BN, BK, STAGES, ALIAS, itemsize=2):
     return STAGES * max(slot, c_tile) if ALIAS else STAGES * slot + 2 * c_tile
 
 
-def matmul(a, b, BM=128, BN=256, BK=64, GROUP_SIZE_M=8, STAGES=None, ALIAS=True, num_sms=None):
+def matmul(a, b, BM=128, BN=256, BK=64, GROUP_SIZE_M=8, STAGES=None, ALIAS=True, C_SPLIT=2, num_sms=None):
     """C = A @ B for row-major fp16/bf16 A (M x K) and B (K x N) on a Hopper GPU."""
     import torch
     from triton.tools.tensor_descriptor import TensorDescriptor
@@ -161,20 +180,22 @@ def matmul(a, b, BM=128, BN=256, BK=64, GROUP_SIZE_M=8, STAGES=None, ALIAS=True,
     num_sms = num_sms or torch.cuda.get_device_properties(a.device).multi_processor_count
     a_desc = TensorDescriptor.from_tensor(a, [BM, BK])
     b_desc = TensorDescriptor.from_tensor(b, [BK, BN])
-    c_desc = TensorDescriptor.from_tensor(c, [BM // 2, BN])
+    C_SPLIT = C_SPLIT if ALIAS else 1
+    c_desc = TensorDescriptor.from_tensor(c, [BM // 2, BN // C_SPLIT])
     grid = (min(num_sms, triton.cdiv(M, BM) * triton.cdiv(N, BN)), )
     gemm_ws_persistent_kernel[grid](a_desc, b_desc, c_desc, M, N, K, NUM_SMS=num_sms, BM=BM, BN=BN, BK=BK,
-                                    GROUP_SIZE_M=GROUP_SIZE_M, STAGES=STAGES, ALIAS=ALIAS, num_warps=4,
+                                    GROUP_SIZE_M=GROUP_SIZE_M, STAGES=STAGES, ALIAS=ALIAS, C_SPLIT=C_SPLIT, num_warps=4,
                                     num_stages=1)
     return c
 
 
-def compile_for_sm90(BM=128, BN=256, BK=64, STAGES=4, ALIAS=True, NUM_SMS=132):
+def compile_for_sm90(BM=128, BN=256, BK=64, STAGES=4, ALIAS=True, NUM_SMS=132, C_SPLIT=2):
     """The kernel compiled for sm_90 without a GPU (TMA descriptors as a launch passes them)."""
     from triton.backends.compiler import GPUTarget
-    constexprs = dict(NUM_SMS=NUM_SMS, BM=BM, BN=BN, BK=BK, GROUP_SIZE_M=8, STAGES=STAGES, ALIAS=ALIAS)
+    C_SPLIT = C_SPLIT if ALIAS else 1
+    constexprs = dict(NUM_SMS=NUM_SMS, BM=BM, BN=BN, BK=BK, GROUP_SIZE_M=8, STAGES=STAGES, ALIAS=ALIAS, C_SPLIT=C_SPLIT)
     signature = {"a_desc": f"tensordesc<fp16[{BM}, {BK}]>", "b_desc": f"tensordesc<fp16[{BK}, {BN}]>",
-                 "c_desc": f"tensordesc<fp16[{BM // 2}, {BN}]>", "M": "i32", "N": "i32", "K": "i32",
+                 "c_desc": f"tensordesc<fp16[{BM // 2}, {BN // C_SPLIT}]>", "M": "i32", "N": "i32", "K": "i32",
                  **{name: "constexpr" for name in constexprs}}
     src = triton.compiler.ASTSource(fn=gemm_ws_persistent_kernel, signature=signature, constexprs=constexprs)
     return triton.compile(src, target=GPUTarget("cuda", 90, 32), options={"num_warps": 4, "num_stages": 1})

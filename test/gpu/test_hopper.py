@@ -60,9 +60,9 @@ sys.path.insert(0, os.path.join(os.path.dirname(os.path.dirname(os.path.dirname(
 import hopper_persistent_gemm as ws_gemm  # noqa: E402
 
 
-@pytest.mark.parametrize("alias, stages", [(True, 4), (True, 2), (False, 3)])
+@pytest.mark.parametrize("alias, stages, c_split", [(True, 4, 2), (True, 4, 1), (True, 2, 2), (False, 3, 1)])
 @pytest.mark.parametrize("m, n, k, num_sms", [(512, 768, 1024, 3), (1000, 520, 456, 5), (256, 256, 64, 132)])
-def test_aliased_persistent_ws_gemm(alias, stages, m, n, k, num_sms):
+def test_aliased_persistent_ws_gemm(alias, stages, c_split, m, n, k, num_sms):
     """Few CTAs for many tiles: each CTA goes round the ring several times,
     lending slots to the epilogue tile after tile; ragged shapes exercise the
     TMA bounds (zero-filled loads, clipped stores)."""
@@ -70,5 +70,5 @@ def test_aliased_persistent_ws_gemm(alias, stages, m, n, k, num_sms):
     torch.manual_seed(0)
     a = torch.randn((m, k), device="cuda", dtype=torch.float16)
     b = torch.randn((k, n), device="cuda", dtype=torch.float16)
-    c = ws_gemm.matmul(a, b, STAGES=stages, ALIAS=alias, num_sms=num_sms)
+    c = ws_gemm.matmul(a, b, STAGES=stages, ALIAS=alias, C_SPLIT=c_split, num_sms=num_sms)
     torch.testing.assert_close(c.float(), a.float() @ b.float(), rtol=1e-2, atol=5e-2)

@@ -188,10 +188,13 @@ def test_aliased_persistent_ws_gemm_example():
     assert spec["size"] < k.metadata.shared <= 232448
     assert example.compile_for_sm90(STAGES=4, ALIAS=False).metadata.shared > 232448
     assert example.compile_for_sm90(STAGES=3, ALIAS=False).metadata.shared <= 232448
-    # one A and one B TMA load per k-step, one C store per tile, from each consumer's own path
+    # one A and one B TMA load per k-step; each consumer stores its C half by half through one lent slot,
+    # waiting for the first store to have read the slot before writing the second half
     assert ptx_count(k, "cp.async.bulk.tensor.2d.shared::cta.global.mbarrier::complete_tx::bytes") == 2
-    assert ptx_count(k, "cp.async.bulk.tensor.2d.global.shared::cta.bulk_group") == 2
-    assert ptx_count(k, "cp.async.bulk.wait_group.read 0") == 2
+    assert ptx_count(k, "cp.async.bulk.tensor.2d.global.shared::cta.bulk_group") == 4
+    assert ptx_count(k, "cp.async.bulk.wait_group.read 0") == 4
+    whole = example.compile_for_sm90(STAGES=4, ALIAS=True, C_SPLIT=1)  # a lent slot per consumer, one store
+    assert ptx_count(whole, "cp.async.bulk.tensor.2d.global.shared::cta.bulk_group") == 2
     assert ptx_count(k, "wgmma.wait_group.sync.aligned 1") == 2
     assert ptx_count(k, "setmaxnreg.inc.sync.aligned.u32 232") >= 1
 
