@@ -34,6 +34,7 @@ from .layouts import (encoding, nv_mma_shared_layout, swizzled_shared_layout,  #
 from .mem_ops import (TLXDeprecationWarning, async_load, async_load_commit_group, async_load_wait_group, async_token,  # noqa: E402
                       local_alloc, local_load, local_store, local_view, set_buffer_overlap)
 from .memory_map import memory_map, print_memory_map  # noqa: E402
+from .memory_map_svg import save_memory_map  # noqa: E402
 from .types import (buffered_tensor, mbarrier, reuse_group, reuse_group_type, storage_alias_spec,  # noqa: E402
                     storage_kind)
 from .barriers import (alloc_barriers, alloc_warp_barrier, barrier_arrive, barrier_expect_bytes,  # noqa: E402
@@ -57,6 +58,6 @@ __all__ = [
     "named_barrier_arrive", "named_barrier_wait", "size_of", "warp_spec", "async_load", "async_load_commit_group",
     "async_load_wait_group", "async_token", "buffered_tensor", "encoding",
     "local_alloc", "local_load", "local_store", "local_view", "memory_map", "nv_mma_shared_layout",
-    "plugin_path", "print_memory_map", "reuse_group", "reuse_group_type", "set_buffer_overlap",
+    "plugin_path", "print_memory_map", "reuse_group", "reuse_group_type", "save_memory_map", "set_buffer_overlap",
     "storage_alias_spec", "storage_kind", "swizzled_shared_layout", "tensor_memory_layout",
 ]

@@ -10,9 +10,12 @@ Problems with the command line or its files end in one line on stderr,
 import argparse
 import os
 import sys
+import tempfile
 
 USAGE = "tlx-opt [input.mlir|-] [-o out] [--split-input-file] [--verify-diagnostics] " \
-        "[--<pass>[=<options>] ...] [--pass-pipeline=<pipeline>]"
+        "[--memory-map-svg=<file.svg>] [--<pass>[=<options>] ...] [--pass-pipeline=<pipeline>]"
+# The passes that lower storage_alias_spec and can record its memory map.
+MEMORY_MAP_PASSES = ("tlx-lower", "tlx-storage-alias-lowering")
 
 
 class UsageError(Exception):
@@ -35,6 +38,9 @@ def _parser():
     parser.add_argument("--verify-diagnostics", action="store_true",
                         help="check 'expected-error @+1 {{...}}' annotations")
     parser.add_argument("--pass-pipeline", default=None, help="textual pass pipeline, 'builtin.module(...)'")
+    parser.add_argument("--memory-map-svg", metavar="FILE",
+                        help="draw the memory map of every spec lowered by --tlx-lower or "
+                             "--tlx-storage-alias-lowering as SVG")
     parser.add_argument("--mlir-print-op-generic", action="store_true", help="print operations in generic form")
     parser.add_argument("--mlir-print-debuginfo", action="store_true", help="print locations")
     parser.add_argument("-h", "--help", action="store_true", help="show this help and every pass, then exit")
@@ -49,7 +55,9 @@ def _version():
     return f"tlx-opt (tlx-alias {__version__}, for triton {SUPPORTED_TRITON})"
 
 
-def _pipeline_from_flags(flags, opt):
+def _pipeline_from_flags(flags, opt, memory_map_file=None):
+    """The pipeline of pass flags; with memory_map_file, the passes that lower
+    storage_alias_spec record their memory map there (unless given one)."""
     passes = []
     for flag in flags:
         if not flag.startswith("--"):
@@ -57,6 +65,8 @@ def _pipeline_from_flags(flags, opt):
         name, _, options = flag[2:].partition("=")
         if not opt.is_registered_pass(name):
             raise UsageError(f"unknown pass or option '--{name}' (tlx-opt --help lists them)")
+        if memory_map_file and name in MEMORY_MAP_PASSES and "memory-map=" not in options:
+            options = " ".join(filter(None, [options, f"memory-map={memory_map_file}"]))
         step = f"{name}{{{options}}}" if options else name
         problem = opt.check_pipeline(f"builtin.module({step})")
         if problem:
@@ -116,13 +126,23 @@ def _main(argv):
 
     if args.pass_pipeline is not None and pass_flags:
         raise UsageError("give passes either as flags or as --pass-pipeline, not both")
+    memory_map_file = None
+    if args.memory_map_svg:
+        if args.pass_pipeline is not None:
+            raise UsageError("--memory-map-svg needs the passes as flags (--tlx-lower ...), not --pass-pipeline")
+        if not any(flag[2:].partition("=")[0] in MEMORY_MAP_PASSES for flag in pass_flags):
+            raise UsageError("--memory-map-svg needs a pass that lowers storage_alias_spec: "
+                             + " or ".join(f"--{name}" for name in MEMORY_MAP_PASSES))
+        svg_output = _open_output(args.memory_map_svg)  # a path we cannot write fails before the run
+        fd, memory_map_file = tempfile.mkstemp(prefix="tlx-opt-memory-map-", suffix=".jsonl")
+        os.close(fd)
     if args.pass_pipeline is not None:
         pipeline = args.pass_pipeline
         problem = _opt.check_pipeline(pipeline)
         if problem:
             raise UsageError(problem)
     else:
-        pipeline = _pipeline_from_flags(pass_flags, _opt)
+        pipeline = _pipeline_from_flags(pass_flags, _opt, memory_map_file)
 
     text, name = _read_input(args.input)
     output = None if args.verify_diagnostics else _open_output(args.output)
@@ -142,7 +162,26 @@ def _main(argv):
             os.unlink(args.output)  # as mlir-opt: no output file from a failed run
     elif ok and not args.verify_diagnostics:
         sys.stdout.write(printed)
+    if memory_map_file:
+        _write_memory_map_svg(memory_map_file, svg_output, args.memory_map_svg, ok)
     return 0 if ok else 1
+
+
+def _write_memory_map_svg(jsonl_path, svg_output, svg_path, ok):
+    import json
+
+    from .memory_map_svg import memory_map_svg
+
+    try:
+        with open(jsonl_path) as f:
+            specs = [json.loads(line) for line in f if line.strip()]
+    finally:
+        os.unlink(jsonl_path)
+    with svg_output:
+        if ok:
+            svg_output.write(memory_map_svg(specs))
+    if not ok:
+        os.unlink(svg_path)
 
 
 def main(argv=None):
