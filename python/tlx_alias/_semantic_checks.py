@@ -1,5 +1,7 @@
 """Argument checks shared by the kernel-side builtins (kept apart from the
 builders, as in Gluon's _semantic.py)."""
+import re
+
 from triton.language import core as tl_core
 
 from .types import buffered_tensor, storage_kind
@@ -24,6 +26,27 @@ def single_buffer(view, what, storage=storage_kind.smem):
         kind = "shared-memory" if storage == storage_kind.smem else storage.value
         raise ValueError(f"{what} supports {kind} buffers only, got {view.storage.value}")
     return view
+
+
+def target_arch(semantic):
+    """The architecture being compiled for (e.g. "sm90", "sm100"), or None
+    where the compiler's options don't say."""
+    arch = getattr(getattr(semantic.builder, "options", None), "arch", None)
+    return arch if isinstance(arch, str) else None
+
+
+def require_tensor_memory(what, semantic):
+    """Tensor memory (tcgen05) exists on sm_100-family GPUs only (sm_100 to
+    sm_11x; not sm_90, not the sm_120 family)."""
+    arch = target_arch(semantic)
+    if arch is None:
+        return
+    match = re.fullmatch(r"sm_?(\d+)[af]?", arch)
+    if match and 100 <= int(match.group(1)) < 120:
+        return
+    name = f"sm_{match.group(1)}" if match else arch
+    raise ValueError(f"tensor memory needs sm_100 (Blackwell): {what} of a tensor-memory buffer "
+                     f"cannot compile for {name}")
 
 
 def scalar_i1(value, what, semantic):

@@ -8,6 +8,7 @@ from triton.language import core as tl_core
 
 from . import _ir
 from ._semantic_checks import single_buffer
+from ._tmem import access_attributes
 from .layouts import as_layout, default_shared_layout, tensor_memory_layout
 from .types import (buffered_tensor, mbarrier, memdesc_text, reuse_group, reuse_group_type,
                     storage_alias_spec, storage_kind)
@@ -141,24 +142,26 @@ def _tensor_text(dtype, shape):
 
 @tl_core.builtin
 def local_load(view, _semantic=None):
-    """Loads one buffer into a tensor."""
-    view = single_buffer(view, "local_load")
+    """Loads one buffer (shared or tensor memory) into a tensor."""
+    view = single_buffer(view, "local_load", storage=None)
     (handle, ) = _ir.create_op(_semantic.builder, "tlx.local_load", [view.handle],
-                               [_tensor_text(view.dtype, view.shape)])
+                               [_tensor_text(view.dtype, view.shape)],
+                               access_attributes(view, "local_load", _semantic))
     return tl.tensor(handle, tl.block_type(view.dtype, list(view.shape)))
 
 
 @tl_core.builtin
 def local_store(view, value, _semantic=None):
-    """Stores a tensor into one buffer."""
-    view = single_buffer(view, "local_store")
+    """Stores a tensor into one buffer (shared or tensor memory)."""
+    view = single_buffer(view, "local_store", storage=None)
+    attributes = access_attributes(view, "local_store", _semantic)
     value = _semantic.to_tensor(value)
     if value.type.is_block():
         _check_shape("local_store: value", value, view)
     else:
         value = _semantic.splat(value, list(view.shape))
     value = _semantic.cast(value, view.dtype)
-    _ir.create_op(_semantic.builder, "tlx.local_store", [value.handle, view.handle])
+    _ir.create_op(_semantic.builder, "tlx.local_store", [value.handle, view.handle], (), attributes)
 
 
 def _lower_group(group, builder):

@@ -1,8 +1,8 @@
 """Views of one shared-memory buffer: transposed, sliced, reinterpreted.
 
-Each is a stock `ttg` memdesc op built in TTIR; the view keeps pointing at
-the same bytes (also inside a storage_alias_spec, whose lowering rewrites the
-buffer index underneath).
+Each is a stock `ttg` memdesc op built in TTIR (a tensor-memory slice is a
+`ttng.tmem_subslice`); the view keeps pointing at the same bytes (also inside
+a storage_alias_spec, whose lowering rewrites the buffer index underneath).
 """
 import math
 import re
@@ -66,16 +66,33 @@ def local_trans(input, dims=(1, 0), _semantic=None):
 
 @tl_core.builtin
 def local_slice(buffer, offset, shape, _semantic=None):
-    """The sub-tile of `shape` at `offset` of one shared-memory buffer."""
-    buf = single_buffer(buffer, "local_slice")
+    """The sub-tile of `shape` at `offset` of one buffer. In tensor memory
+    (a `ttng.tmem_subslice`), a range of columns: all rows, `shape[1]` columns
+    from `offset[1]`."""
+    buf = single_buffer(buffer, "local_slice", storage=None)
     offset, shape = _ints(offset, "offset"), _ints(shape, "shape")
     if len(offset) != len(buf.shape) or len(shape) != len(buf.shape):
         raise ValueError(f"local_slice: offset {offset} and shape {shape} need {len(buf.shape)} entries")
     for o, s, full in zip(offset, shape, buf.shape):
         if o < 0 or s <= 0 or o + s > full:
             raise ValueError(f"local_slice: [{o}, {o + s}) is outside a dimension of {full}")
+    if buf.storage == storage_kind.tmem:
+        return _tmem_slice(_semantic, buf, offset, shape)
     return _view(_semantic, "ttg.memdesc_subslice", buf, [buf.handle],
                  {"offsets": f"array<i32: {', '.join(map(str, offset))}>"}, shape,
+                 alloc_shape=buf.alloc_shape or buf.shape)
+
+
+def _tmem_slice(semantic, buf, offset, shape):
+    if offset[0] != 0 or shape[0] != buf.shape[0]:
+        raise ValueError(f"local_slice: tensor-memory buffers are sliced by columns only (all {buf.shape[0]} "
+                         f"rows), got rows [{offset[0]}, {offset[0] + shape[0]})")
+    # As Gluon's tensor_memory_descriptor.slice: the block shrinks to the slice.
+    match = re.search(r"blockN = (\d+)", buf.layout_text)
+    layout = buf.layout_text
+    if match and int(match.group(1)) > shape[1]:
+        layout = layout.replace(match.group(0), f"blockN = {shape[1]}")
+    return _view(semantic, "ttng.tmem_subslice", buf, [buf.handle], {"N": f"{offset[1]} : i32"}, shape, layout,
                  alloc_shape=buf.alloc_shape or buf.shape)
 
 

@@ -5,6 +5,11 @@
 // leaves our ops with layout-less tensors: a loaded tensor reaches its
 // converted users through ttg.convert_layout (or an unrealized cast), and a
 // stored tensor arrives through an unrealized cast from its encoded form.
+//
+// Tensor-memory buffers become ttng.tmem_load/tmem_store in the register
+// layout the frontend recorded (`tlx.tmem_reg_layout`: the one Triton's
+// compute_tmem_reg_layout, i.e. Gluon's get_tmem_reg_layout, gives the
+// buffer), with a ttg.convert_layout to or from what the neighbours use.
 
 #include "tlx_alias/Dialect/TLX/IR/Dialect.h"
 #include "tlx_alias/Dialect/TLX/Transforms/LayoutUtils.h"
@@ -22,12 +27,41 @@ namespace {
 
 using namespace ttg_names;
 
+constexpr StringLiteral kTmemLoad = "ttng.tmem_load";
+constexpr StringLiteral kTmemStore = "ttng.tmem_store";
+constexpr StringLiteral kTmemRegLayout = "tlx.tmem_reg_layout";
+
+bool isTensorMemory(Value buffer) {
+  std::optional<MemDescInfo> info = getMemDescInfo(buffer.getType());
+  return info && info->storageKind() == StorageKind::tmem;
+}
+
+/// The register tensor a tmem_load/tmem_store of `op`'s buffer moves: the
+/// layout recorded on the op. Null after reporting when there is none.
+RankedTensorType tmemRegisterType(Operation *op, RankedTensorType tensorType) {
+  Attribute layout = op->getAttr(kTmemRegLayout);
+  std::string text = layout ? toText(layout) : "";
+  if (!StringRef(text).starts_with("#ttg.linear<") &&
+      !StringRef(text).starts_with("#ttg.blocked<")) {
+    op->emitOpError("accesses tensor memory without a register layout: its '")
+        << kTmemRegLayout << "' attribute must be a #ttg.linear or "
+        << "#ttg.blocked layout (tlx_alias's local_load/local_store set it)";
+    return {};
+  }
+  return RankedTensorType::get(tensorType.getShape(),
+                               tensorType.getElementType(), layout);
+}
+
 LogicalResult convertLoad(LocalLoadOp load) {
   auto tensorType = cast<RankedTensorType>(load.getType());
-  // The layout the users ask for, else Triton's default.
+  bool tmem = isTensorMemory(load.getSrc());
+  // The layout the users ask for, else Triton's default; tensor memory
+  // loads in its register layout (users get a convert_layout from it).
   RankedTensorType encodedType;
+  if (tmem && !(encodedType = tmemRegisterType(load, tensorType)))
+    return failure();
   for (Operation *user : load->getUsers())
-    if (isLayoutBridge(user) && isEncodedTensor(user->getResult(0).getType())) {
+    if (!tmem && isLayoutBridge(user) && isEncodedTensor(user->getResult(0).getType())) {
       encodedType = cast<RankedTensorType>(user->getResult(0).getType());
       break;
     }
@@ -43,7 +77,12 @@ LogicalResult convertLoad(LocalLoadOp load) {
                                         tensorType.getElementType(), encoding);
   }
   OpBuilder builder(load);
-  Value loaded = createValue(builder, load.getLoc(), kLocalLoad, load.getSrc(), encodedType);
+  Value loaded =
+      tmem ? createOp(builder, load.getLoc(), kTmemLoad, load.getSrc(), encodedType,
+                      builder.getNamedAttr("resultSegmentSizes",
+                                           builder.getDenseI32ArrayAttr({1, 0, 0})))
+                 ->getResult(0)
+           : createValue(builder, load.getLoc(), kLocalLoad, load.getSrc(), encodedType);
   for (OpOperand &use : llvm::make_early_inc_range(load->getUses())) {
     Operation *user = use.getOwner();
     if (isLayoutBridge(user) && user->getResult(0).getType() == encodedType) {
@@ -80,7 +119,22 @@ LogicalResult convertStore(LocalStoreOp store) {
                              "TTGIR conversion");
   Value original = store.getValue();
   OpBuilder builder(store);
-  createOp(builder, store.getLoc(), kLocalStore, {value, store.getDst()}, {});
+  if (isTensorMemory(store.getDst())) {
+    RankedTensorType regType =
+        tmemRegisterType(store, cast<RankedTensorType>(value.getType()));
+    if (!regType)
+      return failure();
+    if (value.getType() != regType)
+      value = createValue(builder, store.getLoc(), kConvertLayout, value, regType);
+    Value pred = createOp(builder, store.getLoc(), "arith.constant", {},
+                          builder.getI1Type(),
+                          builder.getNamedAttr("value", builder.getBoolAttr(true)))
+                     ->getResult(0);
+    // Operands in ODS order: dst, (no dependency token), src, pred.
+    createOp(builder, store.getLoc(), kTmemStore, {store.getDst(), value, pred}, {});
+  } else {
+    createOp(builder, store.getLoc(), kLocalStore, {value, store.getDst()}, {});
+  }
   store.erase();
   eraseDeadCasts(original);
   return success();
