@@ -143,6 +143,44 @@ def TLXSyncBeforeLeaderArrive : Pass<"tlx-sync-before-leader-arrive", "mlir::Mod
   }];
 }
 
+def TLXCheckHazards : Pass<"tlx-check-hazards", "mlir::ModuleOp"> {
+  let summary = "Warn about races on shared local memory (reuse hazards)";
+  let description = [{
+    Runs on TTGIR after the storage-alias lowering, on the final offsets
+    (for `@triton.jit` kernels, on make_ttgir's result). Each shared-memory
+    access (`ttg.local_load/local_store`, `ttg.async_copy_global_to_local`,
+    TMA loads and stores, `ttng.warp_group_dot` operands) is resolved
+    through `ttg.memdesc_index/subslice/trans/reinterpret`, `tlx.local_alias`
+    and warp-specialize captures to its `ttg.local_alloc` and a byte range;
+    slot indices are evaluated concretely while loops are unrolled a few
+    iterations (counters with constant starts and steps; anything else is
+    unknown and may overlap). Scalar kernel arguments take one sample
+    value (829), so ring counters derived from sizes (`tile * k_tiles %
+    STAGES`) are concrete; program ids and loaded values stay unknown.
+
+    Within one task, an asynchronous access (cp.async, a TMA load, async
+    wgmma, a TMA store) is in flight until its completing wait
+    (`ttg.async_wait` covering its group, `ttng.wait_barrier` on the barrier
+    the copy signals, `ttng.warp_group_dot_wait`, `ttng.async_tma_store_wait`);
+    a later access to overlapping bytes while it is in flight (one of the
+    two writing) is a hazard. TMA loads whose barrier the issuing task never
+    waits on are handed to another task and checked across tasks instead.
+    Between the partitions of a `ttg.warp_specialize`, two accesses to
+    overlapping bytes (one writing) need a hand-off: a barrier the first
+    releases after it completes (`ttng.arrive_barrier`, the barrier a TMA
+    load signals, a named `bar.arrive/bar.sync`) and the second waits on
+    before it; when both repeat in loops, both directions. Synchronous
+    accesses within one task are left to triton's membar. Each finding is a
+    warning at the later access naming both locations, the two buffers, the
+    overlapping byte range of the allocation and what would order them,
+    with a note at the other access.
+  }];
+  let options = [
+    Option<"maxIterations", "max-iterations", "int", /*default=*/"0",
+           "Iterations each loop is unrolled (0: twice the largest buffer count, plus 2, at most 24)">
+  ];
+}
+
 def TLXLower : Pass<"tlx-lower", "mlir::ModuleOp"> {
   let summary = "The whole TLX storage-alias lowering as one pass";
   let description = [{
