@@ -29,6 +29,7 @@ except PluginLoadError:
 
 # Everything below needs the plugin registered.
 from . import _pipeline  # noqa: E402
+from ._hazards import AliasHazardWarning  # noqa: E402
 from .layouts import (encoding, nv_mma_shared_layout, swizzled_shared_layout,  # noqa: E402
                       tensor_memory_layout)
 from .mem_ops import (TLXDeprecationWarning, async_load, async_load_commit_group, async_load_wait_group, async_token,  # noqa: E402
@@ -50,6 +51,7 @@ _stages_hook = _pipeline.install()
 _warp_specialize.install()
 
 __all__ = [
+    "AliasHazardWarning",
     "SUPPORTED_TRITON", "PluginLoadError", "TLXDeprecationWarning", "TritonVersionError", "__version__", "alloc_barriers", "alloc_warp_barrier",
     "async_descriptor_load", "async_descriptor_store", "async_descriptor_store_wait", "async_dot",
     "async_dot_wait", "async_task", "async_task_replica_id", "async_tasks", "barrier_arrive",

@@ -18,7 +18,7 @@ import warnings
 from triton import knobs
 from triton._C.libtriton import ir, passes
 
-from . import _opt
+from . import _hazards, _opt
 from ._plugin import plugin_path
 
 TLX_DIALECT_PREFIX = "tlx."
@@ -277,6 +277,8 @@ class StagesHook:
                         result = make_ttgir(module, metadata)
                 finally:
                     _compiling.reset(token)
+                # Reuse hazards, on the final TTGIR (TLX_ALIAS_HAZARDS).
+                _hazards.check(result, metadata.get("name", ""))
                 metadata["tlx_memory_map"] = json.dumps(read_memory_map(path))
             return result
 
