@@ -1,0 +1,61 @@
+# Which triton the plugin is built for, and the header-delta layer that makes
+# the registry's MLIR/LLVM 22.1.8 headers match that triton's libtriton ABI.
+#
+#   TLX_TRITON_TARGET_VERSION  the triton whose libtriton.so we link (default:
+#                              the installed one, read from its metadata)
+#   TLX_HEADER_DELTAS          AUTO (default): cpp/abi/triton-<version> if it
+#                              exists; OFF: none; or a layer directory
+#
+# 3.7.1 needs no layer (its LLVM is ABI-compatible with the 22.1.8 headers);
+# any other version without a layer is refused: a plugin built against headers
+# of another ABI corrupts libtriton's heap.
+set(TLX_PROVEN_TRITON_VERSIONS 3.7.1 3.8.0)
+
+if(NOT TLX_TRITON_TARGET_VERSION)
+  execute_process(COMMAND "${Python3_EXECUTABLE}" -c
+    "import importlib.metadata as m; print(m.version('triton'))"
+    OUTPUT_VARIABLE TLX_TRITON_TARGET_VERSION OUTPUT_STRIP_TRAILING_WHITESPACE
+    RESULT_VARIABLE _rc ERROR_QUIET)
+  if(NOT _rc EQUAL 0 OR NOT TLX_TRITON_TARGET_VERSION)
+    message(FATAL_ERROR "Cannot read triton's version from ${Python3_EXECUTABLE}; "
+                        "set -DTLX_TRITON_TARGET_VERSION=<x.y.z>")
+  endif()
+  string(REGEX REPLACE "\\+.*$" "" TLX_TRITON_TARGET_VERSION "${TLX_TRITON_TARGET_VERSION}")
+endif()
+set(TLX_TRITON_TARGET_VERSION "${TLX_TRITON_TARGET_VERSION}" CACHE STRING
+    "triton version the plugin is built for" FORCE)
+
+set(TLX_HEADER_DELTAS AUTO CACHE STRING "header-delta layer: AUTO, OFF or a layer directory")
+set(_tlx_layer "")
+if(TLX_HEADER_DELTAS STREQUAL "AUTO")
+  if(EXISTS "${CMAKE_SOURCE_DIR}/cpp/abi/triton-${TLX_TRITON_TARGET_VERSION}/deltas.py")
+    set(_tlx_layer "${CMAKE_SOURCE_DIR}/cpp/abi/triton-${TLX_TRITON_TARGET_VERSION}")
+  elseif(NOT TLX_TRITON_TARGET_VERSION STREQUAL "3.7.1")
+    message(FATAL_ERROR
+      "tlx-alias: no header-delta layer for triton ${TLX_TRITON_TARGET_VERSION} "
+      "(proven: ${TLX_PROVEN_TRITON_VERSIONS}); install one of those")
+  endif()
+elseif(NOT TLX_HEADER_DELTAS STREQUAL "OFF")
+  set(_tlx_layer "${TLX_HEADER_DELTAS}")
+endif()
+
+set(TLX_ABI_INCLUDE "")
+if(_tlx_layer)
+  set(TLX_ABI_INCLUDE "${CMAKE_BINARY_DIR}/abi-include")
+  execute_process(
+    COMMAND "${Python3_EXECUTABLE}" "${CMAKE_SOURCE_DIR}/cpp/abi/apply_deltas.py" "${_tlx_layer}"
+            --mlir-include "${TLX_MLIR_INCLUDE}" --llvm-include "${TLX_LLVM_INCLUDE}"
+            --out "${TLX_ABI_INCLUDE}"
+    RESULT_VARIABLE _rc OUTPUT_VARIABLE _out ERROR_VARIABLE _err
+    OUTPUT_STRIP_TRAILING_WHITESPACE)
+  if(NOT _rc EQUAL 0)
+    message(FATAL_ERROR "tlx-alias: ${_err}")
+  endif()
+  message(STATUS "${_out}")
+  # Re-run (re-patch) when the layer or the applier changes.
+  file(GLOB_RECURSE _tlx_layer_files "${_tlx_layer}/*")
+  set_property(DIRECTORY APPEND PROPERTY CMAKE_CONFIGURE_DEPENDS
+    "${CMAKE_SOURCE_DIR}/cpp/abi/apply_deltas.py" ${_tlx_layer_files})
+endif()
+message(STATUS "tlx-alias: building for triton ${TLX_TRITON_TARGET_VERSION}, "
+               "header-delta layer: ${_tlx_layer}")
