@@ -65,22 +65,49 @@ int64_t intAttr(Operation *op, StringRef name, int64_t otherwise) {
   return otherwise;
 }
 
-/// Bytes [start, start + size) of an allocation; start kUnknown: anywhere.
+/// Bytes [lo, hi) of a view, relative to the value it views.
+struct Interval {
+  int64_t lo = 0, hi = 0;
+};
+using Intervals = SmallVector<Interval, 2>;
+
+/// The bytes of an allocation a view covers: `pieces` (sorted, disjoint),
+/// all inside [start, start + size); start kUnknown: anywhere.
 struct Range {
   Operation *alloc = nullptr;
   int64_t start = kUnknown;
   int64_t size = 0;
   int64_t allocSize = 0;
+  Intervals pieces;   // absolute, when known
   std::string buffer; // the view's name, with its slot when known
 
   bool known() const { return start != kUnknown; }
   int64_t lo() const { return known() ? start : 0; }
   int64_t hi() const { return known() ? start + size : allocSize; }
+  Intervals bytes() const {
+    if (!known())
+      return {Interval{0, allocSize}};
+    return pieces.empty() ? Intervals{Interval{start, start + size}} : pieces;
+  }
 };
 
-bool overlaps(const Range &a, const Range &b) {
-  return a.alloc == b.alloc && a.lo() < b.hi() && b.lo() < a.hi();
+/// The bytes both ranges cover (empty when disjoint or in different
+/// allocations).
+Intervals commonBytes(const Range &a, const Range &b) {
+  Intervals common;
+  if (a.alloc != b.alloc)
+    return common;
+  for (Interval x : a.bytes())
+    for (Interval y : b.bytes()) {
+      int64_t lo = std::max(x.lo, y.lo), hi = std::min(x.hi, y.hi);
+      if (lo < hi)
+        common.push_back({lo, hi});
+    }
+  llvm::sort(common, [](Interval x, Interval y) { return x.lo < y.lo; });
+  return common;
 }
+
+bool overlaps(const Range &a, const Range &b) { return !commonBytes(a, b).empty(); }
 
 /// A barrier (or a named barrier) as synchronization key.
 struct Key {
@@ -164,15 +191,89 @@ std::string describeWait(const Pending &p) {
 }
 
 std::string describeBytes(const Range &a, const Range &b) {
-  int64_t lo = std::max(a.lo(), b.lo()), hi = std::min(a.hi(), b.hi());
   std::string allocName = tlx_alias::locationName(a.alloc->getLoc());
   if (allocName.empty())
     allocName = "allocation at " + tlx_alias::describeLocation(a.alloc->getLoc());
-  std::string text = "bytes [" + std::to_string(lo) + ", " + std::to_string(hi) +
-                     ") of " + allocName;
+  std::string text = "bytes ";
+  Intervals common = commonBytes(a, b);
+  for (auto [k, piece] : llvm::enumerate(common)) {
+    if (k == 4) {
+      text += " and " + std::to_string(common.size() - 4) + " more ranges";
+      break;
+    }
+    if (k)
+      text += k + 1 == common.size() ? " and " : ", ";
+    text += "[" + std::to_string(piece.lo) + ", " + std::to_string(piece.hi) + ")";
+  }
+  text += " of " + allocName;
   if (!a.known() || !b.known())
     text += " (slot index unknown: may overlap)";
   return text;
+}
+
+/// The integer after `key = ` in an attribute's printed form.
+std::optional<int64_t> encodingParameter(Attribute encoding, StringRef key) {
+  std::string text = toText(encoding);
+  size_t pos = text.find((key + " = ").str());
+  if (pos == std::string::npos)
+    return std::nullopt;
+  int64_t value = 0;
+  if (StringRef(text).substr(pos + key.size() + 3).take_while(isdigit).getAsInteger(10, value))
+    return std::nullopt;
+  return value;
+}
+
+/// The bytes of an NVMMA-swizzled [R, C] buffer that rows [row, row + rows)
+/// occupy, if provable. Triton lays such a buffer out (nvmmaSharedToLinearLayout)
+/// as C / (W / elementBytes) column blocks of R rows x W bytes (W the
+/// swizzle width), one after the other; the swizzle permutes 16-byte chunks
+/// within a row's W bytes, never across rows. So a row slice covers the same
+/// W-byte rows of each column block. Exact only for untransposed 2-d buffers
+/// of at most 256 rows (one TMA block of rows: no row-block order to guess)
+/// and slices aligned to the 8-row swizzle atom.
+std::optional<Intervals> nvmmaRowSliceBytes(const MemDescInfo &source, int64_t row,
+                                            int64_t rows) {
+  std::string text = toText(source.encoding);
+  std::optional<int64_t> width = encodingParameter(source.encoding, "swizzlingByteWidth");
+  int64_t bits = source.elementBits();
+  if (!width || (*width != 32 && *width != 64 && *width != 128) || bits <= 0 ||
+      source.shape.size() != 2 || text.find("transposed = true") != std::string::npos ||
+      text.find("fp4Padded = true") != std::string::npos)
+    return std::nullopt;
+  constexpr int64_t kAtomRows = 8; // the swizzle pattern repeats every 8 rows
+  int64_t numRows = source.shape[0], cols = source.shape[1];
+  int64_t blockCols = *width * 8 / bits;
+  if (numRows > 256 || blockCols <= 0 || cols % blockCols != 0 || row % kAtomRows != 0 ||
+      rows % kAtomRows != 0)
+    return std::nullopt;
+  Intervals pieces;
+  int64_t blockBytes = numRows * *width;
+  for (int64_t block = 0; block < cols / blockCols; ++block)
+    pieces.push_back({block * blockBytes + row * *width, block * blockBytes + (row + rows) * *width});
+  return pieces;
+}
+
+/// The bytes of its source a ttg.memdesc_subslice covers, relative to the
+/// source; nullopt when not provably less than the whole source.
+std::optional<Intervals> subsliceBytes(Operation *slice) {
+  std::optional<MemDescInfo> source = getMemDescInfo(slice->getOperand(0).getType());
+  std::optional<MemDescInfo> result = getMemDescInfo(slice->getResult(0).getType());
+  auto offsets = dyn_cast_or_null<DenseI32ArrayAttr>(slice->getAttr("offsets"));
+  if (!source || !result || !offsets || offsets.empty() ||
+      source->shape.size() != result->shape.size() || !source->encoding)
+    return std::nullopt;
+  // Rows only: whole trailing dimensions, sliced along the leading one.
+  bool rowsOnly = llvm::all_of(offsets.asArrayRef().drop_front(), [](int32_t o) { return o == 0; }) &&
+                  ArrayRef<int64_t>(source->shape).drop_front() ==
+                      ArrayRef<int64_t>(result->shape).drop_front();
+  if (!rowsOnly)
+    return std::nullopt;
+  int64_t row = offsets[0], rows = result->shape[0];
+  if (toText(source->encoding).find("nvmma_shared") != std::string::npos)
+    return nvmmaRowSliceBytes(*source, row, rows);
+  // Row-major (swizzled_shared swizzles within a row): contiguous rows.
+  int64_t rowBytes = source->bytesPerBuffer();
+  return Intervals{Interval{row * rowBytes, (row + rows) * rowBytes}};
 }
 
 class Checker {
@@ -297,7 +398,12 @@ private:
   std::optional<Range> resolve(Value v, bool useValues = true) {
     if (!isSharedMemDesc(v.getType()))
       return std::nullopt;
-    int64_t offset = 0, size = bytesOf(v.getType());
+    // The bytes seen so far, relative to the view `v` now stands for.
+    Intervals pieces{Interval{0, bytesOf(v.getType())}};
+    auto shift = [&](int64_t by) {
+      for (Interval &piece : pieces)
+        piece.lo += by, piece.hi += by;
+    };
     bool known = true;
     std::string name, slots;
     for (int steps = 0; steps < 256; ++steps) {
@@ -329,8 +435,14 @@ private:
         Range range;
         range.alloc = def;
         range.allocSize = bytesOf(v.getType());
-        range.start = known ? offset : kUnknown;
-        range.size = size;
+        if (known) {
+          range.start = pieces.front().lo;
+          range.size = pieces.back().hi - pieces.front().lo;
+          if (pieces.size() > 1)
+            range.pieces = pieces;
+        } else {
+          range.size = pieces.back().hi - pieces.front().lo;
+        }
         range.buffer = (name.empty() ? std::string("buffer") : name) + slots;
         return range;
       }
@@ -339,7 +451,7 @@ private:
             useValues ? eval(def->getOperand(1)) : std::nullopt;
         int64_t stride = bytesOf(def->getResult(0).getType());
         if (index) {
-          offset += *index * stride;
+          shift(*index * stride);
           if (name.empty())
             slots = "[" + std::to_string(*index) + "]" + slots;
         } else {
@@ -352,20 +464,13 @@ private:
       }
       if (opName == kMemDescSubslice && def->getNumOperands() == 1) {
         Value src = def->getOperand(0);
-        std::optional<MemDescInfo> info = getMemDescInfo(src.getType());
-        auto offsets = dyn_cast_or_null<DenseI32ArrayAttr>(def->getAttr("offsets"));
-        bool rowsOnly = info && offsets && !offsets.empty() &&
-                        llvm::all_of(offsets.asArrayRef().drop_front(),
-                                     [](int32_t o) { return o == 0; });
-        bool plain = info && info->encoding &&
-                     toText(info->encoding).find("nvmma_shared") == std::string::npos;
-        if (rowsOnly && plain) {
-          int64_t rowBytes = info->bytesPerBuffer();
-          offset += offsets[0] * rowBytes;
-        } else {
-          offset = 0; // the whole source, conservatively
-          size = bytesOf(src.getType());
-        }
+        std::optional<Intervals> slice = subsliceBytes(def);
+        if (!slice) // the whole source, conservatively
+          pieces = {Interval{0, bytesOf(src.getType())}};
+        else if (slice->size() == 1) // contiguous: what was seen, moved
+          shift(slice->front().lo);
+        else // what was seen lies somewhere in the slice's pieces
+          pieces = *slice;
         v = src;
         continue;
       }
@@ -796,11 +901,77 @@ private:
     return result;
   }
 
-  static bool ordered(const Summary &first, const Summary &second) {
+  // --- hand-offs ----------------------------------------------------------
+  //
+  // Happens-before across tasks: an access that completes before its task
+  // releases K1 is ordered before an access that its task performs after
+  // acquiring Kn, if K1 = Kn (the direct hand-off) or a chain of tasks
+  // passes it on: a task that acquires Ki and then, in program order,
+  // releases Ki+1 (e.g. a producer that waits until both consumers released
+  // a ring slot, then lends it to one of them by arriving on its `full`).
+
+  using HandOffEdges = std::set<std::pair<Key, Key>>;
+
+  /// Edges `acquired -> released` of one task's trace: a release follows the
+  /// acquires made since this task's previous release of the same barrier
+  /// (a release passes on only what was acquired for it; this is what tells
+  /// a lent slot's wait apart from the same slot's wait a round earlier).
+  /// A TMA load releases its barrier when it completes, after its issue.
+  static void collectHandOffEdges(const Task &t, HandOffEdges &edges) {
+    std::vector<std::pair<size_t, Key>> acquires;
+    std::map<Key, size_t> acquiresAtLastRelease;
+    for (const TraceEntry &entry : t.trace) {
+      if (entry.kind == TraceEntry::Acquire) {
+        acquires.push_back({acquires.size(), entry.key});
+        continue;
+      }
+      std::optional<Key> released;
+      if (entry.kind == TraceEntry::Release)
+        released = entry.key;
+      else if (entry.access.async == Async::TmaLoad && entry.ownRelease)
+        released = entry.ownRelease;
+      if (!released)
+        continue;
+      size_t since = 0;
+      if (auto it = acquiresAtLastRelease.find(*released); it != acquiresAtLastRelease.end())
+        since = it->second;
+      for (size_t k = since; k < acquires.size(); ++k)
+        edges.insert({acquires[k].second, *released});
+      acquiresAtLastRelease[*released] = acquires.size();
+    }
+  }
+
+  /// The barriers a release of `key` is passed on to (itself included).
+  static std::vector<Key> handOffClosure(const Key &key, const HandOffEdges &edges) {
+    std::vector<Key> reached{key};
+    std::set<Key> seen{key};
+    for (size_t next = 0; next < reached.size(); ++next) {
+      Key from = reached[next];
+      for (const auto &[source, target] : edges)
+        if (from.matches(source) && seen.insert(target).second)
+          reached.push_back(target);
+    }
+    return reached;
+  }
+
+  struct HandOffs {
+    HandOffEdges edges;
+    std::map<Key, std::vector<Key>> closures;
+
+    const std::vector<Key> &closure(const Key &key) {
+      auto it = closures.find(key);
+      if (it == closures.end())
+        it = closures.emplace(key, handOffClosure(key, edges)).first;
+      return it->second;
+    }
+  };
+
+  static bool ordered(const Summary &first, const Summary &second, HandOffs &handOffs) {
     for (const Key &r : first.released)
-      for (const Key &a : second.acquired)
-        if (r.matches(a))
-          return true;
+      for (const Key &k : handOffs.closure(r))
+        for (const Key &a : second.acquired)
+          if (k.matches(a))
+            return true;
     return false;
   }
 
@@ -827,8 +998,11 @@ private:
             addTask(region, std::move(env));
           }
     std::vector<std::vector<Summary>> summaries;
-    for (auto &t : tasks)
+    HandOffs handOffs;
+    for (auto &t : tasks) {
       summaries.push_back(summarize(*t));
+      collectHandOffEdges(*t, handOffs.edges);
+    }
     for (size_t i = 0; i < summaries.size(); ++i)
       for (size_t j = i + 1; j < summaries.size(); ++j)
         for (const Summary &a : summaries[i])
@@ -836,7 +1010,7 @@ private:
             if (!(a.access.write || b.access.write) ||
                 !overlaps(a.access.range, b.access.range))
               continue;
-            bool ab = ordered(a, b), ba = ordered(b, a);
+            bool ab = ordered(a, b, handOffs), ba = ordered(b, a, handOffs);
             if (!ab && !ba)
               reportAcrossTasks(a, b, false);
             else if (a.inLoop && b.inLoop && !(ab && ba))
