@@ -48,7 +48,8 @@ def _register():
         spec = importlib.util.spec_from_file_location("_tlx_alias_triton_version", versions_file)
         versions = importlib.util.module_from_spec(spec)
         spec.loader.exec_module(versions)
-        if versions.installed_triton_version() != versions.SUPPORTED_TRITON:
+        built_for = versions.plugin_triton_version(os.path.dirname(plugin))
+        if built_for not in versions.PROVEN_TRITON or versions.installed_triton_version() != built_for:
             return
     except Exception:
         return

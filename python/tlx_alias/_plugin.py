@@ -2,7 +2,7 @@
 import os
 import sys
 
-from ._triton_version import SUPPORTED_TRITON, installed_triton_version
+from ._triton_version import PROVEN_TRITON, installed_triton_version, plugin_triton_version
 
 PLUGIN_NAME = "libTLXAliasPlugin.so"
 # A pass the plugin registers; its presence proves the plugin was loaded.
@@ -55,13 +55,20 @@ def plugin_path():
     return found[0] if found else os.path.join(here, "lib", PLUGIN_NAME)
 
 
-def check_triton_version():
+def check_triton_version(path=None):
+    """The installed triton must be the one the plugin (at path) was built for,
+    and one of the proven versions."""
+    supported = plugin_triton_version(os.path.dirname(path or plugin_path()))
+    if supported not in PROVEN_TRITON:
+        raise TritonVersionError(
+            f"tlx_alias's plugin was built for triton {supported}, which is not one of the "
+            f"proven versions ({', '.join(PROVEN_TRITON)}): rebuild it against one of those")
     found = installed_triton_version()
-    if found != SUPPORTED_TRITON:
+    if found != supported:
         what = "no triton is installed" if found is None else f"triton {found} is installed"
         raise TritonVersionError(
-            f"tlx_alias supports only triton=={SUPPORTED_TRITON} (its plugin ABI), "
-            f"but {what}: pip install triton=={SUPPORTED_TRITON}")
+            f"tlx_alias supports only triton=={supported} (its plugin ABI), "
+            f"but {what}: pip install triton=={supported}")
 
 
 def _plugin_loaded(libtriton):
@@ -75,8 +82,8 @@ def register_plugin():
     first imported; tlx_alias.pth sets it at interpreter start, and this does
     it when tlx_alias is imported before triton.
     """
-    check_triton_version()
     path = plugin_path()
+    check_triton_version(path)
     if not os.path.exists(path):
         raise PluginLoadError(f"tlx_alias plugin library not found at {path}; reinstall tlx-alias")
     already_imported = "triton._C.libtriton" in sys.modules

@@ -46,6 +46,17 @@ def test_without_start_up_hook_triton_first_says_what_to_do():
     assert "TRITON_PLUGIN_PATHS=" in last
 
 
+# The triton this checkout's plugin was built for, and another proven one.
+BUILT_FOR = run_python("import tlx_alias; print(tlx_alias.SUPPORTED_TRITON)").stdout.strip()
+OTHER = "3.8.0" if BUILT_FOR == "3.7.1" else "3.7.1"
+
+
+def _refusal(installed, built_for=None):
+    built_for = built_for or BUILT_FOR
+    return (f"tlx_alias supports only triton=={built_for} (its plugin ABI), "
+            f"but triton {installed} is installed: pip install triton=={built_for}")
+
+
 def _fake_triton(tmp_path, version):
     """A site dir whose `triton` is another version (never importable)."""
     pkg = tmp_path / "triton"
@@ -58,7 +69,7 @@ def _fake_triton(tmp_path, version):
 
 
 def test_other_triton_version_is_refused_with_one_line(tmp_path):
-    site = _fake_triton(tmp_path, "3.8.0")
+    site = _fake_triton(tmp_path, OTHER)
     proc = run_python(
         "import os, sys\n"
         "try:\n"
@@ -69,20 +80,47 @@ def test_other_triton_version_is_refused_with_one_line(tmp_path):
         "print('hook set plugin path:', 'TLXAlias' in os.environ.get('TRITON_PLUGIN_PATHS', ''))\n",
         {"PYTHONPATH": site + os.pathsep + os.environ.get("PYTHONPATH", ""), "TRITON_PLUGIN_PATHS": None})
     lines = proc.stdout.strip().splitlines()
-    assert lines[0] == ("TritonVersionError | tlx_alias supports only triton==3.7.1 (its plugin ABI), "
-                        "but triton 3.8.0 is installed: pip install triton==3.7.1")
+    assert lines[0] == "TritonVersionError | " + _refusal(OTHER)
     assert lines[1] == "libtriton loaded: False"
     assert lines[2] == "hook set plugin path: False"
 
 
 def test_version_error_is_one_line_on_stderr(tmp_path):
-    site = _fake_triton(tmp_path, "3.8.0")
+    site = _fake_triton(tmp_path, OTHER)
     proc = run_python("import tlx_alias", {"PYTHONPATH": site + os.pathsep + os.environ.get("PYTHONPATH", "")},
                       check=False)
     assert proc.returncode == 1
     # One line, no traceback: the problem is the installation, not the importing code.
-    assert proc.stderr == ("TritonVersionError: tlx_alias supports only triton==3.7.1 (its plugin ABI), "
-                           "but triton 3.8.0 is installed: pip install triton==3.7.1\n")
+    assert proc.stderr == "TritonVersionError: " + _refusal(OTHER) + "\n"
+
+
+def _plugin_built_for(tmp_path, version):
+    """A copy of the plugin whose build says it is for `version` (the file the
+    build writes next to it)."""
+    real = run_python("import tlx_alias; print(tlx_alias.plugin_path())").stdout.strip()
+    lib = tmp_path / "lib"
+    lib.mkdir()
+    (lib / "libTLXAliasPlugin.so").symlink_to(real)
+    (lib / "libTLXAliasPlugin.triton-version").write_text(version + "\n")
+    return str(lib / "libTLXAliasPlugin.so")
+
+
+def test_plugin_built_for_another_proven_triton_is_refused(tmp_path):
+    # The guard compares the installed triton with the plugin's own build, not a constant.
+    plugin = _plugin_built_for(tmp_path, OTHER)
+    proc = run_python("import tlx_alias", {"TLX_ALIAS_PLUGIN": plugin, "TLX_ALIAS_NO_AUTOLOAD": "1",
+                                           "TRITON_PLUGIN_PATHS": None}, check=False)
+    assert proc.returncode == 1
+    assert proc.stderr == "TritonVersionError: " + _refusal(BUILT_FOR, built_for=OTHER) + "\n"
+
+
+def test_plugin_built_for_an_unproven_triton_is_refused(tmp_path):
+    plugin = _plugin_built_for(tmp_path, "3.9.0")
+    proc = run_python("import tlx_alias", {"TLX_ALIAS_PLUGIN": plugin, "TLX_ALIAS_NO_AUTOLOAD": "1",
+                                           "TRITON_PLUGIN_PATHS": None}, check=False)
+    assert proc.returncode == 1
+    assert proc.stderr == ("TritonVersionError: tlx_alias's plugin was built for triton 3.9.0, which is not "
+                           "one of the proven versions (3.7.1, 3.8.0): rebuild it against one of those\n")
 
 
 def test_editable_layout_python_in_the_checkout_libraries_in_site_packages(tmp_path):
@@ -102,6 +140,8 @@ def test_editable_layout_python_in_the_checkout_libraries_in_site_packages(tmp_p
     for path in glob.glob(os.path.join(installed, "_*.so")):
         os.symlink(path, built / os.path.basename(path))
     os.symlink(tlx_alias.plugin_path(), built / "lib" / "libTLXAliasPlugin.so")
+    for path in glob.glob(os.path.join(os.path.dirname(tlx_alias.plugin_path()), "*.triton-version")):
+        os.symlink(path, built / "lib" / os.path.basename(path))  # installed beside the plugin
     autoload = os.path.join(ROOT, "python", "_tlx_alias_autoload.py")
     out = run_python(textwrap.dedent(f"""
         import importlib.util, os, sys

