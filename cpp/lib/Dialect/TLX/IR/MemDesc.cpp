@@ -20,12 +20,38 @@ RankedTensorType getTensorDescBlockType(Type type) {
   if (!isTensorDesc(type))
     return {};
   RankedTensorType block;
-  type.walkImmediateSubElements([](Attribute) {},
-                                [&](Type sub) {
-                                  if (!block)
-                                    block = dyn_cast<RankedTensorType>(sub);
-                                });
-  return block;
+  Type element;
+  Attribute layout;
+  type.walkImmediateSubElements(
+      [&](Attribute sub) {
+        if (!layout)
+          layout = sub;
+      },
+      [&](Type sub) {
+        if (!block)
+          block = dyn_cast<RankedTensorType>(sub);
+        if (!element)
+          element = sub;
+      });
+  if (block || !element)
+    return block;
+  // Triton 3.8 spells the block without a tensor type,
+  // `!tt.tensordesc<64x64xf16[, #layout]>`: the shape is read from the text.
+  std::string text = toText(type);
+  StringRef rest = StringRef(text).drop_front(StringRef("!tt.tensordesc<").size());
+  SmallVector<int64_t> shape;
+  while (!rest.empty() && llvm::isDigit(rest.front())) {
+    size_t end = rest.find_first_not_of("0123456789");
+    int64_t dim;
+    if (end == StringRef::npos || rest[end] != 'x' ||
+        rest.take_front(end).getAsInteger(10, dim))
+      return {};
+    shape.push_back(dim);
+    rest = rest.drop_front(end + 1);
+  }
+  if (shape.empty())
+    return {};
+  return RankedTensorType::get(shape, element, layout);
 }
 
 std::optional<StorageKind> getStorageKindOfMemorySpace(Attribute memorySpace) {

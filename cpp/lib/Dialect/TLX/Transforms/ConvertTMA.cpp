@@ -31,7 +31,14 @@ Type descriptorWithLayout(Type desc, Attribute encoding) {
   RankedTensorType block = getTensorDescBlockType(desc);
   auto encoded =
       RankedTensorType::get(block.getShape(), block.getElementType(), encoding);
-  return parseType("!tt.tensordesc<" + toText(encoded) + ">", desc.getContext());
+  if (StringRef(toText(desc)).starts_with("!tt.tensordesc<tensor<"))
+    return parseType("!tt.tensordesc<" + toText(encoded) + ">", desc.getContext());
+  // Triton 3.8: `!tt.tensordesc<64x64xf16, #layout>`.
+  std::string text = "!tt.tensordesc<";
+  for (int64_t dim : block.getShape())
+    text += std::to_string(dim) + "x";
+  return parseType(text + toText(block.getElementType()) + ", " + toText(encoding) + ">",
+                   desc.getContext());
 }
 
 void setFunctionArgumentType(Operation *func, unsigned index, Type type) {
