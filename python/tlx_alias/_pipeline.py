@@ -158,9 +158,68 @@ def _stock(function):
     return getattr(function, "_tlx_alias_stock", function)
 
 
+def _convert_wrapper(stock):
+
+    def add_convert_to_ttgpuir(pm, *args, **kwargs):
+        state = _compiling.get()
+        if state is None:
+            return stock(pm, *args, **kwargs)
+
+        def add(own_pm):
+            stock(own_pm, *args, **kwargs)
+            passes.plugin.tlx_jit_lowering(own_pm, [f"memory-map={state.memory_map_path}"])
+
+        run_passes(state.module, add, "tlx lowering")
+
+    return add_convert_to_ttgpuir
+
+
+def _pipeline_wrapper(stock):
+
+    def add_pipeline(pm, *args, **kwargs):
+        stock(pm, *args, **kwargs)
+        if _compiling.get() is not None:
+            passes.plugin.tlx_convert_async_waits(pm)
+
+    return add_pipeline
+
+
+def _fence_insertion_wrapper(stock):
+
+    def add_fence_insertion(pm, *args, **kwargs):
+        if _compiling.get() is not None:
+            passes.plugin.tlx_dot_operands_in_place(pm)
+        stock(pm, *args, **kwargs)
+
+    return add_fence_insertion
+
+
+def _to_llvmir_wrapper(stock):
+
+    def add_to_llvmir(pm, *args, **kwargs):
+        stock(pm, *args, **kwargs)
+        # TLX_ALIAS_LEADER_SYNC=0 leaves it out (for measuring it; the
+        # PTX changes, triton's cache key does not: clear the cache).
+        if _lowering_llir.get() and os.environ.get("TLX_ALIAS_LEADER_SYNC", "1") != "0":
+            passes.plugin.tlx_sync_before_leader_arrive(pm)
+
+    return add_to_llvmir
+
+
+def _enable_debug_wrapper(stock):
+
+    def enable_debug(pm, *args, **kwargs):
+        capture = _capture.get()
+        if capture is not None:
+            capture.attach(pm)
+        return stock(pm, *args, **kwargs)
+
+    return enable_debug
+
+
 def _install_pass_wrappers():
-    """The three points where tlx kernels need passes of their own inside
-    triton's make_ttgir, and the one where the pass managers of a tlx
+    """The four points where tlx kernels need passes of their own inside
+    triton's make_ttgir and make_llir, and the one where the pass managers of a tlx
     kernel's stages get their diagnostic capture (`pm.enable_debug()`, which
     triton calls on each right after creating it):
 
@@ -176,70 +235,15 @@ def _install_pass_wrappers():
       (tlx-sync-before-leader-arrive);
     * `pass_manager.enable_debug`: the capture of errors_in_exception.
     """
-
-    def convert(stock):
-
-        def add_convert_to_ttgpuir(pm, *args, **kwargs):
-            state = _compiling.get()
-            if state is None:
-                return stock(pm, *args, **kwargs)
-
-            def add(own_pm):
-                stock(own_pm, *args, **kwargs)
-                passes.plugin.tlx_jit_lowering(own_pm, [f"memory-map={state.memory_map_path}"])
-
-            run_passes(state.module, add, "tlx lowering")
-
-        return add_convert_to_ttgpuir
-
-    def pipeline(stock):
-
-        def add_pipeline(pm, *args, **kwargs):
-            stock(pm, *args, **kwargs)
-            if _compiling.get() is not None:
-                passes.plugin.tlx_convert_async_waits(pm)
-
-        return add_pipeline
-
-    def fence(stock):
-
-        def add_fence_insertion(pm, *args, **kwargs):
-            if _compiling.get() is not None:
-                passes.plugin.tlx_dot_operands_in_place(pm)
-            stock(pm, *args, **kwargs)
-
-        return add_fence_insertion
-
-    def to_llvmir(stock):
-
-        def add_to_llvmir(pm, *args, **kwargs):
-            stock(pm, *args, **kwargs)
-            # TLX_ALIAS_LEADER_SYNC=0 leaves it out (for measuring it; the
-            # PTX changes, triton's cache key does not: clear the cache).
-            if _lowering_llir.get() and os.environ.get("TLX_ALIAS_LEADER_SYNC", "1") != "0":
-                passes.plugin.tlx_sync_before_leader_arrive(pm)
-
-        return add_to_llvmir
-
-    def enable_debug(stock):
-
-        def enable_debug(pm, *args, **kwargs):
-            capture = _capture.get()
-            if capture is not None:
-                capture.attach(pm)
-            return stock(pm, *args, **kwargs)
-
-        return enable_debug
-
-    _wrap(ir.pass_manager, "enable_debug", enable_debug)
-    _wrap(passes.ttir, "add_convert_to_ttgpuir", convert)
-    _wrap(passes.ttgpuir, "add_pipeline", pipeline)
+    _wrap(ir.pass_manager, "enable_debug", _enable_debug_wrapper)
+    _wrap(passes.ttir, "add_convert_to_ttgpuir", _convert_wrapper)
+    _wrap(passes.ttgpuir, "add_pipeline", _pipeline_wrapper)
     try:
         from triton._C.libtriton import nvidia
     except ImportError:
         return
-    _wrap(nvidia.passes.ttnvgpuir, "add_fence_insertion", fence)
-    _wrap(nvidia.passes.ttgpuir, "add_to_llvmir", to_llvmir)
+    _wrap(nvidia.passes.ttnvgpuir, "add_fence_insertion", _fence_insertion_wrapper)
+    _wrap(nvidia.passes.ttgpuir, "add_to_llvmir", _to_llvmir_wrapper)
 
 
 class StagesHook:
