@@ -17,8 +17,9 @@ rounds and keeps its best median, so all see the same clocks.
 import argparse
 import json
 import os
-import subprocess
 import sys
+
+import sides
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 ROOT = os.path.dirname(HERE)
@@ -167,24 +168,7 @@ def table(rows):
 
 
 def compare(out_dir):
-    rows = []
-    for side, var, default in [("ours", "TLX_OURS_PYTHONPATH", "/tmp/stage/site"),
-                               ("peer", "TLX_PEER_PYTHONPATH", "/tmp/fbsite")]:
-        path = os.path.join(out_dir, f"hopper_gemm_alias_{side}.jsonl")
-        if os.path.exists(path):
-            os.unlink(path)
-        env = dict(os.environ, PYTHONUNBUFFERED="1")
-        paths = [os.environ.get(var, default)]
-        if side == "ours":
-            paths.append(os.path.join(ROOT, "python"))
-        else:
-            env.pop("TRITON_PLUGIN_PATHS", None)
-        env["PYTHONPATH"] = os.pathsep.join(paths)
-        subprocess.run([sys.executable, __file__, "--side", side, "--out", path], env=env, check=False)
-        if os.path.exists(path):
-            with open(path) as f:
-                rows += [json.loads(line) for line in f if line.strip()]
-    print(table(rows))
+    print(table(sides.run_both_sides(__file__, out_dir, "hopper_gemm_alias")))
 
 
 def main():
@@ -196,11 +180,7 @@ def main():
     parser.add_argument("--only", nargs="+", metavar="NAME", help="with --side: the providers whose name has one of these")
     args = parser.parse_args()
     if args.table:
-        rows = []
-        for path in args.table:
-            with open(path) as f:
-                rows += [json.loads(line) for line in f if line.strip()]
-        print(table(rows))
+        print(table(sides.read_rows(args.table)))
     elif args.side:
         run_side(args.side, args.out, args.only)
     else:

@@ -14,8 +14,9 @@ peer's install (benchmarks/tutorials.py).
 import argparse
 import json
 import os
-import subprocess
 import sys
+
+import sides
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 SIZES = [(8192, 8192, 8192), (4096, 4096, 4096)]
@@ -76,30 +77,14 @@ def run_side(side, out_path, names):
 
 
 def compare(out_dir, names):
-    rows = []
-    for side, var, default in [("ours", "TLX_OURS_PYTHONPATH", "/tmp/stage/site"),
-                               ("peer", "TLX_PEER_PYTHONPATH", "/tmp/fbsite")]:
-        path = os.path.join(out_dir, f"tlx_hopper_{side}.jsonl")
-        if os.path.exists(path):
-            os.unlink(path)
-        env = dict(os.environ, PYTHONUNBUFFERED="1")
-        paths = [os.environ.get(var, default)]
-        if side == "ours":
-            paths.append(os.path.join(os.path.dirname(HERE), "python"))
-        else:
-            env.pop("TRITON_PLUGIN_PATHS", None)
-        env["PYTHONPATH"] = os.pathsep.join(paths)
-        subprocess.run([sys.executable, __file__, "--side", side, "--out", path, *names], env=env, check=False)
-        if os.path.exists(path):
-            with open(path) as f:
-                rows += [json.loads(line) for line in f if line.strip()]
+    rows = sides.run_both_sides(__file__, out_dir, "tlx_hopper", names)
     by_key = {}
     for row in rows:
         by_key.setdefault((row["name"], row.get("M"), row.get("K")), {})[row["side"]] = row
     print(f"\n{'tutorial':40} {'M=N':>6} {'K':>6} {'ours ms':>9} {'peer ms':>9} {'ours/peer':>9} "
           f"{'ours TF/s':>9} {'peer TF/s':>9} {'cuBLAS':>7} correct")
-    for (name, m, k), sides in by_key.items():
-        ours, peer = sides.get("ours", {}), sides.get("peer", {})
+    for (name, m, k), by_side in by_key.items():
+        ours, peer = by_side.get("ours", {}), by_side.get("peer", {})
         if m is None:
             print(f"{name:40} load failed: ours {ours.get('error', '')[:80]} peer {peer.get('error', '')[:80]}")
             continue
