@@ -9,6 +9,7 @@
 // overlap every slot of its allocation.
 
 #include "tlx_alias/Dialect/TLX/IR/MemDesc.h"
+#include "tlx_alias/Dialect/TLX/Transforms/HazardModel.h"
 #include "tlx_alias/Dialect/TLX/Transforms/Passes.h"
 #include "tlx_alias/Dialect/TLX/Transforms/TritonOps.h"
 #include "tlx_alias/Support/Location.h"
@@ -31,250 +32,15 @@ namespace mlir::triton::tlx {
 
 namespace {
 
-constexpr StringLiteral kMemDescSubslice = "ttg.memdesc_subslice";
-constexpr StringLiteral kMemDescTrans = "ttg.memdesc_trans";
-constexpr StringLiteral kLocalAliasOp = "tlx.local_alias";
+using namespace hazards;
+
 constexpr StringLiteral kCommitGroup = "ttg.async_commit_group";
 constexpr StringLiteral kWaitBarrier = "ttng.wait_barrier";
 constexpr StringLiteral kArriveBarrier = "ttng.arrive_barrier";
 constexpr StringLiteral kTmaStoreWait = "ttng.async_tma_store_wait";
 constexpr StringLiteral kInlineAsm = "tt.elementwise_inline_asm";
-constexpr int64_t kUnknown = -1;
 // 64 * 13 - 3: 13 tiles of 64, 7 of 128, 4 of 256 (coprime with ring sizes).
 constexpr int64_t kSampleArgument = 829;
-
-int64_t bytesOf(Type type) {
-  std::optional<MemDescInfo> info = getMemDescInfo(type);
-  if (!info)
-    return 0;
-  int64_t elements = 1;
-  for (int64_t dim : info->shape)
-    elements *= dim;
-  return llvm::divideCeil(elements * info->elementBits(), 8);
-}
-
-bool isSharedMemDesc(Type type) {
-  std::optional<MemDescInfo> info = getMemDescInfo(type);
-  return info && (!info->memorySpace ||
-                  toText(info->memorySpace).find("shared_memory") != std::string::npos);
-}
-
-int64_t intAttr(Operation *op, StringRef name, int64_t otherwise) {
-  if (auto attr = dyn_cast_or_null<IntegerAttr>(op->getAttr(name)))
-    return attr.getInt();
-  return otherwise;
-}
-
-/// Bytes [lo, hi) of a view, relative to the value it views.
-struct Interval {
-  int64_t lo = 0, hi = 0;
-};
-using Intervals = SmallVector<Interval, 2>;
-
-/// The bytes of an allocation a view covers: `pieces` (sorted, disjoint),
-/// all inside [start, start + size); start kUnknown: anywhere.
-struct Range {
-  Operation *alloc = nullptr;
-  int64_t start = kUnknown;
-  int64_t size = 0;
-  int64_t allocSize = 0;
-  Intervals pieces;   // absolute, when known
-  std::string buffer; // the view's name, with its slot when known
-
-  bool known() const { return start != kUnknown; }
-  int64_t lo() const { return known() ? start : 0; }
-  int64_t hi() const { return known() ? start + size : allocSize; }
-  Intervals bytes() const {
-    if (!known())
-      return {Interval{0, allocSize}};
-    return pieces.empty() ? Intervals{Interval{start, start + size}} : pieces;
-  }
-};
-
-/// The bytes both ranges cover (empty when disjoint or in different
-/// allocations).
-Intervals commonBytes(const Range &a, const Range &b) {
-  Intervals common;
-  if (a.alloc != b.alloc)
-    return common;
-  for (Interval x : a.bytes())
-    for (Interval y : b.bytes()) {
-      int64_t lo = std::max(x.lo, y.lo), hi = std::min(x.hi, y.hi);
-      if (lo < hi)
-        common.push_back({lo, hi});
-    }
-  llvm::sort(common, [](Interval x, Interval y) { return x.lo < y.lo; });
-  return common;
-}
-
-bool overlaps(const Range &a, const Range &b) { return !commonBytes(a, b).empty(); }
-
-/// A barrier (or a named barrier) as synchronization key.
-struct Key {
-  const void *base = nullptr; // barrier allocation, or null for named ones
-  int64_t index = kUnknown;   // byte offset / named barrier id
-  bool operator<(const Key &o) const {
-    return std::tie(base, index) < std::tie(o.base, o.index);
-  }
-  bool matches(const Key &o) const {
-    return base == o.base &&
-           (index == o.index || ((index == kUnknown || o.index == kUnknown) && base));
-  }
-};
-
-enum class Async { None, CpAsync, TmaLoad, Wgmma, TmaStore };
-
-struct Access {
-  Operation *op = nullptr;
-  Range range;
-  bool write = false;
-  Async async = Async::None;
-};
-
-struct Pending {
-  Access access;
-  int64_t order = 0;  // cp.async group (-1 uncommitted) / wgmma / store seq.
-  Range barrier;      // TMA loads
-  size_t traceIndex = 0;
-};
-
-struct State {
-  std::vector<Pending> pending;
-  int64_t committedGroups = 0, wgmmas = 0, tmaStores = 0;
-};
-
-struct TraceEntry {
-  enum Kind { AccessEntry, Acquire, Release } kind;
-  Access access;               // AccessEntry
-  Key key;                     // Acquire / Release
-  size_t completeAt = SIZE_MAX; // AccessEntry: where it completed
-  std::optional<Key> ownRelease; // TMA loads: the barrier they signal
-};
-
-struct Summary {
-  Access access;
-  std::set<Key> acquired, released;
-  bool inLoop = false;
-};
-
-std::string describeAccess(const Access &a) {
-  StringRef name = a.op->getName().getStringRef();
-  if (name == ttg_names::kLocalLoad)
-    return "local_load";
-  if (name == ttg_names::kLocalStore)
-    return "local_store";
-  if (name == ttg_names::kAsyncCopy)
-    return "cp.async copy (async_load)";
-  if (name == ttg_names::kTmaLoad)
-    return "TMA load (async_descriptor_load)";
-  if (name == ttg_names::kTmaStore)
-    return "TMA store (async_descriptor_store)";
-  if (name == ttg_names::kWarpGroupDot)
-    return a.async == Async::Wgmma ? "async wgmma (async_dot)" : "wgmma (dot)";
-  return name.str();
-}
-
-std::string describeWait(const Pending &p) {
-  switch (p.access.async) {
-  case Async::CpAsync:
-    return "a ttg.async_wait (async_load_wait_group) covering its commit group";
-  case Async::TmaLoad:
-    return "a ttng.wait_barrier (barrier_wait) on " + p.barrier.buffer +
-           ", the barrier the copy signals";
-  case Async::Wgmma:
-    return "a ttng.warp_group_dot_wait (async_dot_wait) retiring it";
-  case Async::TmaStore:
-    return "a ttng.async_tma_store_wait (async_descriptor_store_wait)";
-  default:
-    return "a completing wait";
-  }
-}
-
-std::string describeBytes(const Range &a, const Range &b) {
-  std::string allocName = tlx_alias::locationName(a.alloc->getLoc());
-  if (allocName.empty())
-    allocName = "allocation at " + tlx_alias::describeLocation(a.alloc->getLoc());
-  std::string text = "bytes ";
-  Intervals common = commonBytes(a, b);
-  for (auto [k, piece] : llvm::enumerate(common)) {
-    if (k == 4) {
-      text += " and " + std::to_string(common.size() - 4) + " more ranges";
-      break;
-    }
-    if (k)
-      text += k + 1 == common.size() ? " and " : ", ";
-    text += "[" + std::to_string(piece.lo) + ", " + std::to_string(piece.hi) + ")";
-  }
-  text += " of " + allocName;
-  if (!a.known() || !b.known())
-    text += " (slot index unknown: may overlap)";
-  return text;
-}
-
-/// The integer after `key = ` in an attribute's printed form.
-std::optional<int64_t> encodingParameter(Attribute encoding, StringRef key) {
-  std::string text = toText(encoding);
-  size_t pos = text.find((key + " = ").str());
-  if (pos == std::string::npos)
-    return std::nullopt;
-  int64_t value = 0;
-  if (StringRef(text).substr(pos + key.size() + 3).take_while(isdigit).getAsInteger(10, value))
-    return std::nullopt;
-  return value;
-}
-
-/// The bytes of an NVMMA-swizzled [R, C] buffer that rows [row, row + rows)
-/// occupy, if provable. Triton lays such a buffer out (nvmmaSharedToLinearLayout)
-/// as C / (W / elementBytes) column blocks of R rows x W bytes (W the
-/// swizzle width), one after the other; the swizzle permutes 16-byte chunks
-/// within a row's W bytes, never across rows. So a row slice covers the same
-/// W-byte rows of each column block. Exact only for untransposed 2-d buffers
-/// of at most 256 rows (one TMA block of rows: no row-block order to guess)
-/// and slices aligned to the 8-row swizzle atom.
-std::optional<Intervals> nvmmaRowSliceBytes(const MemDescInfo &source, int64_t row,
-                                            int64_t rows) {
-  std::string text = toText(source.encoding);
-  std::optional<int64_t> width = encodingParameter(source.encoding, "swizzlingByteWidth");
-  int64_t bits = source.elementBits();
-  if (!width || (*width != 32 && *width != 64 && *width != 128) || bits <= 0 ||
-      source.shape.size() != 2 || text.find("transposed = true") != std::string::npos ||
-      text.find("fp4Padded = true") != std::string::npos)
-    return std::nullopt;
-  constexpr int64_t kAtomRows = 8; // the swizzle pattern repeats every 8 rows
-  int64_t numRows = source.shape[0], cols = source.shape[1];
-  int64_t blockCols = *width * 8 / bits;
-  if (numRows > 256 || blockCols <= 0 || cols % blockCols != 0 || row % kAtomRows != 0 ||
-      rows % kAtomRows != 0)
-    return std::nullopt;
-  Intervals pieces;
-  int64_t blockBytes = numRows * *width;
-  for (int64_t block = 0; block < cols / blockCols; ++block)
-    pieces.push_back({block * blockBytes + row * *width, block * blockBytes + (row + rows) * *width});
-  return pieces;
-}
-
-/// The bytes of its source a ttg.memdesc_subslice covers, relative to the
-/// source; nullopt when not provably less than the whole source.
-std::optional<Intervals> subsliceBytes(Operation *slice) {
-  std::optional<MemDescInfo> source = getMemDescInfo(slice->getOperand(0).getType());
-  std::optional<MemDescInfo> result = getMemDescInfo(slice->getResult(0).getType());
-  auto offsets = dyn_cast_or_null<DenseI32ArrayAttr>(slice->getAttr("offsets"));
-  if (!source || !result || !offsets || offsets.empty() ||
-      source->shape.size() != result->shape.size() || !source->encoding)
-    return std::nullopt;
-  // Rows only: whole trailing dimensions, sliced along the leading one.
-  bool rowsOnly = llvm::all_of(offsets.asArrayRef().drop_front(), [](int32_t o) { return o == 0; }) &&
-                  ArrayRef<int64_t>(source->shape).drop_front() ==
-                      ArrayRef<int64_t>(result->shape).drop_front();
-  if (!rowsOnly)
-    return std::nullopt;
-  int64_t row = offsets[0], rows = result->shape[0];
-  if (toText(source->encoding).find("nvmma_shared") != std::string::npos)
-    return nvmmaRowSliceBytes(*source, row, rows);
-  // Row-major (swizzled_shared swizzles within a row): contiguous rows.
-  int64_t rowBytes = source->bytesPerBuffer();
-  return Intervals{Interval{row * rowBytes, (row + rows) * rowBytes}};
-}
 
 class Checker {
 public:
@@ -316,73 +82,7 @@ private:
 
   // --- values -------------------------------------------------------------
 
-  std::optional<int64_t> eval(Value v, int depth = 0) {
-    auto it = task->env.find(v);
-    if (it != task->env.end())
-      return it->second;
-    Operation *def = v.getDefiningOp();
-    if (!def || depth > 64)
-      return std::nullopt;
-    if (auto constant = dyn_cast<arith::ConstantOp>(def)) {
-      if (auto attr = dyn_cast<IntegerAttr>(constant.getValue()))
-        return attr.getValue().getSExtValue();
-      return std::nullopt;
-    }
-    if (isa<arith::ExtSIOp, arith::ExtUIOp, arith::TruncIOp, arith::IndexCastOp,
-            arith::IndexCastUIOp>(def))
-      return eval(def->getOperand(0), depth + 1);
-    if (auto select = dyn_cast<arith::SelectOp>(def)) {
-      std::optional<int64_t> c = eval(select.getCondition(), depth + 1);
-      if (!c)
-        return std::nullopt;
-      return eval(*c ? select.getTrueValue() : select.getFalseValue(), depth + 1);
-    }
-    if (def->getNumOperands() != 2 || def->getDialect() == nullptr ||
-        def->getDialect()->getNamespace() != "arith")
-      return std::nullopt;
-    std::optional<int64_t> a = eval(def->getOperand(0), depth + 1);
-    if (!a)
-      return std::nullopt;
-    std::optional<int64_t> b = eval(def->getOperand(1), depth + 1);
-    if (!b)
-      return std::nullopt;
-    int64_t x = *a, y = *b;
-    if (isa<arith::AddIOp>(def))
-      return x + y;
-    if (isa<arith::SubIOp>(def))
-      return x - y;
-    if (isa<arith::MulIOp>(def))
-      return x * y;
-    if (isa<arith::DivSIOp, arith::DivUIOp>(def))
-      return y ? std::optional<int64_t>(x / y) : std::nullopt;
-    if (isa<arith::RemSIOp, arith::RemUIOp>(def))
-      return y ? std::optional<int64_t>(x % y) : std::nullopt;
-    if (isa<arith::AndIOp>(def))
-      return x & y;
-    if (isa<arith::OrIOp>(def))
-      return x | y;
-    if (isa<arith::XOrIOp>(def))
-      return x ^ y;
-    if (isa<arith::ShLIOp>(def))
-      return (y >= 0 && y < 62) ? std::optional<int64_t>(x << y) : std::nullopt;
-    if (isa<arith::ShRSIOp, arith::ShRUIOp>(def))
-      return (y >= 0 && y < 62) ? std::optional<int64_t>(x >> y) : std::nullopt;
-    if (isa<arith::MinSIOp, arith::MinUIOp>(def))
-      return std::min(x, y);
-    if (isa<arith::MaxSIOp, arith::MaxUIOp>(def))
-      return std::max(x, y);
-    if (auto cmp = dyn_cast<arith::CmpIOp>(def)) {
-      switch (cmp.getPredicate()) {
-      case arith::CmpIPredicate::eq: return x == y;
-      case arith::CmpIPredicate::ne: return x != y;
-      case arith::CmpIPredicate::slt: case arith::CmpIPredicate::ult: return x < y;
-      case arith::CmpIPredicate::sle: case arith::CmpIPredicate::ule: return x <= y;
-      case arith::CmpIPredicate::sgt: case arith::CmpIPredicate::ugt: return x > y;
-      case arith::CmpIPredicate::sge: case arith::CmpIPredicate::uge: return x >= y;
-      }
-    }
-    return std::nullopt;
-  }
+  std::optional<int64_t> eval(Value v) { return evaluate(v, task->env); }
 
   void bind(Value v, std::optional<int64_t> value) {
     if (value)
@@ -393,99 +93,8 @@ private:
 
   // --- memory -------------------------------------------------------------
 
-  /// The allocation and bytes a memdesc value views; nullopt when it cannot
-  /// be followed to a ttg.local_alloc.
   std::optional<Range> resolve(Value v, bool useValues = true) {
-    if (!isSharedMemDesc(v.getType()))
-      return std::nullopt;
-    // The bytes seen so far, relative to the view `v` now stands for.
-    Intervals pieces{Interval{0, bytesOf(v.getType())}};
-    auto shift = [&](int64_t by) {
-      for (Interval &piece : pieces)
-        piece.lo += by, piece.hi += by;
-    };
-    bool known = true;
-    std::string name, slots;
-    for (int steps = 0; steps < 256; ++steps) {
-      if (auto arg = dyn_cast<BlockArgument>(v)) {
-        Operation *owner = arg.getOwner()->getParentOp();
-        if (!owner)
-          return std::nullopt;
-        if (isOpNamed(owner, ttg_names::kWarpSpecializePartitions) &&
-            arg.getArgNumber() < owner->getNumOperands()) {
-          v = owner->getOperand(arg.getArgNumber());
-          continue;
-        }
-        if (auto forOp = dyn_cast<scf::ForOp>(owner)) {
-          if (arg.getArgNumber() == 0)
-            return std::nullopt;
-          v = forOp.getInitArgs()[arg.getArgNumber() - 1];
-          known = false;
-          continue;
-        }
-        return std::nullopt;
-      }
-      Operation *def = v.getDefiningOp();
-      if (!def)
-        return std::nullopt;
-      StringRef opName = def->getName().getStringRef();
-      if (opName == ttg_names::kLocalAlloc) {
-        if (name.empty())
-          name = tlx_alias::locationName(def->getLoc());
-        Range range;
-        range.alloc = def;
-        range.allocSize = bytesOf(v.getType());
-        if (known) {
-          range.start = pieces.front().lo;
-          range.size = pieces.back().hi - pieces.front().lo;
-          if (pieces.size() > 1)
-            range.pieces = pieces;
-        } else {
-          range.size = pieces.back().hi - pieces.front().lo;
-        }
-        range.buffer = (name.empty() ? std::string("buffer") : name) + slots;
-        return range;
-      }
-      if (opName == ttg_names::kMemDescIndex && def->getNumOperands() == 2) {
-        std::optional<int64_t> index =
-            useValues ? eval(def->getOperand(1)) : std::nullopt;
-        int64_t stride = bytesOf(def->getResult(0).getType());
-        if (index) {
-          shift(*index * stride);
-          if (name.empty())
-            slots = "[" + std::to_string(*index) + "]" + slots;
-        } else {
-          known = false;
-          if (name.empty())
-            slots = "[?]" + slots;
-        }
-        v = def->getOperand(0);
-        continue;
-      }
-      if (opName == kMemDescSubslice && def->getNumOperands() == 1) {
-        Value src = def->getOperand(0);
-        std::optional<Intervals> slice = subsliceBytes(def);
-        if (!slice) // the whole source, conservatively
-          pieces = {Interval{0, bytesOf(src.getType())}};
-        else if (slice->size() == 1) // contiguous: what was seen, moved
-          shift(slice->front().lo);
-        else // what was seen lies somewhere in the slice's pieces
-          pieces = *slice;
-        v = src;
-        continue;
-      }
-      if (opName == ttg_names::kMemDescReinterpret || opName == kMemDescTrans ||
-          opName == kLocalAliasOp) {
-        if (name.empty() && opName != kMemDescTrans)
-          name = tlx_alias::locationName(def->getLoc());
-        if (def->getNumOperands() < 1)
-          return std::nullopt;
-        v = def->getOperand(0);
-        continue;
-      }
-      return std::nullopt;
-    }
-    return std::nullopt;
+    return resolveView(v, useValues ? &task->env : nullptr);
   }
 
   Key keyOf(const Range &barrier) {
@@ -901,80 +510,6 @@ private:
     return result;
   }
 
-  // --- hand-offs ----------------------------------------------------------
-  //
-  // Happens-before across tasks: an access that completes before its task
-  // releases K1 is ordered before an access that its task performs after
-  // acquiring Kn, if K1 = Kn (the direct hand-off) or a chain of tasks
-  // passes it on: a task that acquires Ki and then, in program order,
-  // releases Ki+1 (e.g. a producer that waits until both consumers released
-  // a ring slot, then lends it to one of them by arriving on its `full`).
-
-  using HandOffEdges = std::set<std::pair<Key, Key>>;
-
-  /// Edges `acquired -> released` of one task's trace: a release follows the
-  /// acquires made since this task's previous release of the same barrier
-  /// (a release passes on only what was acquired for it; this is what tells
-  /// a lent slot's wait apart from the same slot's wait a round earlier).
-  /// A TMA load releases its barrier when it completes, after its issue.
-  static void collectHandOffEdges(const Task &t, HandOffEdges &edges) {
-    std::vector<std::pair<size_t, Key>> acquires;
-    std::map<Key, size_t> acquiresAtLastRelease;
-    for (const TraceEntry &entry : t.trace) {
-      if (entry.kind == TraceEntry::Acquire) {
-        acquires.push_back({acquires.size(), entry.key});
-        continue;
-      }
-      std::optional<Key> released;
-      if (entry.kind == TraceEntry::Release)
-        released = entry.key;
-      else if (entry.access.async == Async::TmaLoad && entry.ownRelease)
-        released = entry.ownRelease;
-      if (!released)
-        continue;
-      size_t since = 0;
-      if (auto it = acquiresAtLastRelease.find(*released); it != acquiresAtLastRelease.end())
-        since = it->second;
-      for (size_t k = since; k < acquires.size(); ++k)
-        edges.insert({acquires[k].second, *released});
-      acquiresAtLastRelease[*released] = acquires.size();
-    }
-  }
-
-  /// The barriers a release of `key` is passed on to (itself included).
-  static std::vector<Key> handOffClosure(const Key &key, const HandOffEdges &edges) {
-    std::vector<Key> reached{key};
-    std::set<Key> seen{key};
-    for (size_t next = 0; next < reached.size(); ++next) {
-      Key from = reached[next];
-      for (const auto &[source, target] : edges)
-        if (from.matches(source) && seen.insert(target).second)
-          reached.push_back(target);
-    }
-    return reached;
-  }
-
-  struct HandOffs {
-    HandOffEdges edges;
-    std::map<Key, std::vector<Key>> closures;
-
-    const std::vector<Key> &closure(const Key &key) {
-      auto it = closures.find(key);
-      if (it == closures.end())
-        it = closures.emplace(key, handOffClosure(key, edges)).first;
-      return it->second;
-    }
-  };
-
-  static bool ordered(const Summary &first, const Summary &second, HandOffs &handOffs) {
-    for (const Key &r : first.released)
-      for (const Key &k : handOffs.closure(r))
-        for (const Key &a : second.acquired)
-          if (k.matches(a))
-            return true;
-    return false;
-  }
-
   void runWarpSpecialize(Operation *ws) {
     std::vector<std::unique_ptr<Task>> tasks;
     auto addTask = [&](Region &region, DenseMap<Value, int64_t> env) {
@@ -1001,7 +536,7 @@ private:
     HandOffs handOffs;
     for (auto &t : tasks) {
       summaries.push_back(summarize(*t));
-      collectHandOffEdges(*t, handOffs.edges);
+      collectHandOffEdges(t->trace, handOffs.edges);
     }
     for (size_t i = 0; i < summaries.size(); ++i)
       for (size_t j = i + 1; j < summaries.size(); ++j)
