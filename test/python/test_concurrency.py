@@ -3,11 +3,14 @@
 take the stock path (byte-identical PTX), the tlx kernels are lowered, and a
 failing tlx kernel's errors reach its own exception only (nothing goes
 through the process's stderr)."""
+import os
 import textwrap
 
 from conftest import run_python
 
-SCRIPT = textwrap.dedent("""
+HERE = os.path.dirname(os.path.abspath(__file__))  # plain_kernels.py
+
+SCRIPT = f"HERE = {HERE!r}\n" + textwrap.dedent("""
     import hashlib, sys, threading
     import tlx_alias as tlx
     import triton
@@ -17,17 +20,8 @@ SCRIPT = textwrap.dedent("""
     TARGET = GPUTarget("cuda", 90, 32)
     triton.knobs.compilation.always_compile = True
 
-    @triton.jit
-    def plain_matmul(a_ptr, b_ptr, c_ptr, K, BLOCK: tl.constexpr):
-        offs = tl.arange(0, BLOCK)
-        a_ptrs = a_ptr + offs[:, None] * BLOCK + offs[None, :]
-        b_ptrs = b_ptr + offs[:, None] * BLOCK + offs[None, :]
-        acc = tl.zeros((BLOCK, BLOCK), dtype=tl.float32)
-        for k in range(0, K):
-            acc = tl.dot(tl.load(a_ptrs), tl.load(b_ptrs), acc)
-            a_ptrs += BLOCK
-            b_ptrs += BLOCK
-        tl.store(c_ptr + offs[:, None] * BLOCK + offs[None, :], acc)
+    sys.path.insert(0, HERE)
+    from plain_kernels import plain_matmul
 
     @triton.jit
     def plain_add(x_ptr, y_ptr, n, BLOCK: tl.constexpr):

@@ -1,26 +1,18 @@
 """How tlx_alias sits in triton's pipeline: no effect on kernels without tlx
 ops (byte-identical PTX), composition with a user's stages hook, cache key."""
+import os
 import textwrap
 
 from conftest import run_python
 
-PLAIN_KERNEL = textwrap.dedent("""
+PLAIN_KERNEL = f"HERE = {os.path.dirname(os.path.abspath(__file__))!r}\n" + textwrap.dedent("""
     import hashlib
+    import sys
     import triton
-    import triton.language as tl
     from triton.backends.compiler import GPUTarget
 
-    @triton.jit
-    def matmul(a_ptr, b_ptr, c_ptr, K, BLOCK: tl.constexpr):
-        offs = tl.arange(0, BLOCK)
-        a_ptrs = a_ptr + offs[:, None] * BLOCK + offs[None, :]
-        b_ptrs = b_ptr + offs[:, None] * BLOCK + offs[None, :]
-        acc = tl.zeros((BLOCK, BLOCK), dtype=tl.float32)
-        for k in range(0, K):
-            acc = tl.dot(tl.load(a_ptrs), tl.load(b_ptrs), acc)
-            a_ptrs += BLOCK
-            b_ptrs += BLOCK
-        tl.store(c_ptr + offs[:, None] * BLOCK + offs[None, :], acc)
+    sys.path.insert(0, HERE)
+    from plain_kernels import plain_matmul as matmul
 
     triton.knobs.compilation.always_compile = True
     src = triton.compiler.ASTSource(fn=matmul, signature={"a_ptr": "*fp16", "b_ptr": "*fp16", "c_ptr": "*fp32",
