@@ -90,3 +90,29 @@ def tma_store_tile(in_desc, out_desc, B: tl.constexpr):
     tlx.fence_async_shared()
     tlx.async_descriptor_store(out_desc, buf[1], [0, 0])
     tlx.async_descriptor_store_wait(0)
+
+
+@triton.jit
+def partition_warps_round_trip(x_ptr, out_ptr, B: tl.constexpr, WORKER_WARPS: tl.constexpr):
+    # Partitions whose warp count is not the kernel's (num_warps at launch):
+    # a worker of WORKER_WARPS warps squares a tile the default task staged
+    # (local_store/local_load, tensors defined before the region), and a
+    # 1-warp task adds up scalars. out[0] = x @ x, out[1][0, 0] = sum of 0..B-1.
+    offs = tl.arange(0, B)[:, None] * B + tl.arange(0, B)[None, :]
+    tiles = tlx.local_alloc((B, B), tl.float16, 1)
+    ready = tlx.alloc_barriers(num_barriers=1, arrive_count=1)
+    with tlx.async_tasks():
+        with tlx.async_task("default"):
+            tlx.local_store(tiles[0], tl.load(x_ptr + offs))
+            tlx.fence_async_shared()
+            tlx.barrier_arrive(ready[0])
+        with tlx.async_task(num_warps=WORKER_WARPS):
+            tlx.barrier_wait(ready[0], 0)
+            acc = tlx.async_dot(tiles[0], tiles[0])
+            acc = tlx.async_dot_wait(0, acc)
+            tl.store(out_ptr + offs, acc + tlx.local_load(tiles[0]).to(tl.float32) * 0)
+        with tlx.async_task(num_warps=1):
+            total = 0
+            for i in range(B):
+                total += i
+            tl.store(out_ptr + B * B, total.to(tl.float32))

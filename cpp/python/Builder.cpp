@@ -6,6 +6,7 @@
 // and each is overwritten with one result of the new op.
 
 #include "Builder.h"
+#include "PartitionWarps.h"
 #include "WarpSpecialize.h"
 
 #include <pybind11/stl.h>
@@ -92,4 +93,5 @@ PYBIND11_MODULE(_C, m) {
         "location; overwrites each placeholder in `results` with a result. "
         "Raises ValueError with the verifier's diagnostics.");
   tlx_alias::python::registerWarpSpecialize(m);
+  tlx_alias::python::registerPartitionWarps(m);
 }

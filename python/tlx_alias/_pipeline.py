@@ -18,7 +18,7 @@ import warnings
 from triton import knobs
 from triton._C.libtriton import ir, passes
 
-from . import _hazards, _opt
+from . import _C, _hazards, _opt
 from ._plugin import plugin_path
 
 TLX_DIALECT_PREFIX = "tlx."
@@ -44,11 +44,12 @@ def has_tlx_ops(module):
     return bool(found)
 
 
-def parse_module(text):
+def parse_module(text, context=None):
     """Parses MLIR text into an ir.module (with every triton dialect and tlx
-    loaded); returns (module, context)."""
-    context = ir.context()
-    ir.load_dialects(context)
+    loaded; in a new context unless one is given); returns (module, context)."""
+    if context is None:
+        context = ir.context()
+        ir.load_dialects(context)
     with tempfile.NamedTemporaryFile("w", suffix=".mlir", delete=False) as f:
         f.write(text)
     try:
@@ -169,9 +170,38 @@ def _convert_wrapper(stock):
             stock(own_pm, *args, **kwargs)
             passes.plugin.tlx_jit_lowering(own_pm, [f"memory-map={state.memory_map_path}"])
 
+        _convert_partitions_of_own_width(state.module, stock, args, kwargs)
         run_passes(state.module, add, "tlx lowering")
 
     return add_convert_to_ttgpuir
+
+
+def _convert_keeping_casts(stock, pm, args, kwargs):
+    stock(pm, *args, **kwargs)
+    passes.plugin.tlx_keep_casts_for_tlx_ops(pm, [])
+
+
+def _convert_partitions_of_own_width(module, stock, args, kwargs):
+    """Converts the warp_specialize partitions whose warp count is not the
+    kernel's to TTGIR with their own count (triton's conversion uses the
+    module's for everything); the module's conversion then keeps their
+    layouts. See cpp/python/PartitionWarps.cpp."""
+    args = list(args)
+    num_warps = kwargs["num_warps"] if "num_warps" in kwargs else args[1]
+    for warps in _C.partition_warp_counts(module):
+        if warps == num_warps:
+            continue
+        holder, _ = parse_module("module {}", module.context)
+        if "num_warps" in kwargs:
+            kwargs = dict(kwargs, num_warps=warps)
+        else:
+            args[1] = warps
+        _C.detach_partitions(module, holder, warps)
+        try:
+            run_passes(holder, lambda pm: _convert_keeping_casts(stock, pm, args, kwargs),
+                       f"TTGIR conversion of {warps}-warp partitions", context=module.context)
+        finally:
+            _C.attach_partitions(module, holder, warps)
 
 
 def _pipeline_wrapper(stock):

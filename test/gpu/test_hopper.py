@@ -55,6 +55,15 @@ def test_tma_store():
     torch.testing.assert_close(out, x * 2, rtol=0, atol=0)
 
 
+@pytest.mark.parametrize("kernel_warps, worker_warps", [(8, 4), (4, 8), (4, 4)])
+def test_partitions_of_other_warp_counts(kernel_warps, worker_warps):
+    x = (torch.randn((64, 64), device="cuda") / 8).to(torch.float16)
+    out = torch.zeros((64 * 64 + 1, ), device="cuda", dtype=torch.float32)
+    hk.partition_warps_round_trip[(1, )](x, out, B=64, WORKER_WARPS=worker_warps, num_warps=kernel_warps)
+    torch.testing.assert_close(out[:64 * 64].reshape(64, 64), x.float() @ x.float(), rtol=1e-3, atol=1e-3)
+    assert out[64 * 64].item() == sum(range(64))
+
+
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__)))),
                                 "examples"))
 import hopper_persistent_gemm as ws_gemm  # noqa: E402

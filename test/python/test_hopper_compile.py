@@ -1,6 +1,7 @@
 """The Hopper primitives compiled for sm_90 on the CPU: the PTX has the
 instructions each one stands for, cp.async wait counts are kept as written,
 and bad input is a CompilationError at the kernel's line."""
+import math
 import os
 import re
 import sys
@@ -272,3 +273,31 @@ def test_flash_attention_pv_wait_stays_after_the_softmax(tmp_path):
         if events[i + 1] != "wait0":  # a loop body: exp2s before the PV wait
             assert events[i + 1:i + 3] == ["exp2", "wait0"], events
     assert sum(events[i + 1] == "exp2" for i in pairs) == 2, events
+
+
+def warps_of_layouts_by_task(ttgir):
+    """{"default" | "partitionN": (its num_warps, {warps of each tensor layout it uses})}."""
+    aliases = dict(re.findall(r"^(#\w+) = (#ttg\.\w+<.*>)$", ttgir, re.M))
+    region = ttgir.split("ttg.warp_specialize(", 1)[1]
+    tasks = {}
+    for name, header, body in re.findall(r"^\s*(default|partition\d+)(.*?)\{\n(.*?)^\s*\}", region, re.M | re.S):
+        num_warps = re.search(r"num_warps\((\d+)\)", header)
+        layouts = {aliases[alias] for alias in re.findall(r"(#(?:blocked|mma)\d*)\b", body)}
+        warps = {math.prod(int(d) for d in re.search(r"warpsPerCTA = \[([\d, ]+)\]", layout).group(1).split(","))
+                 for layout in layouts}
+        tasks[name] = (int(num_warps.group(1)) if num_warps else None, warps)
+    return tasks
+
+
+@pytest.mark.parametrize("kernel_warps, worker_warps", [(8, 4), (4, 8), (4, 4)])
+def test_partitions_of_other_warp_counts_get_their_own_layouts(kernel_warps, worker_warps):
+    # Triton's TTGIR conversion lays out every tensor for the kernel's warps;
+    # each partition's tensors must be laid out for its own.
+    k = compile_for_sm90(hk.partition_warps_round_trip, {"x_ptr": "*fp16", "out_ptr": "*fp32"},
+                         dict(B=64, WORKER_WARPS=worker_warps), num_warps=kernel_warps)
+    tasks = warps_of_layouts_by_task(k.asm["ttgir"])
+    assert tasks == {"default": (None, {kernel_warps}), "partition0": (worker_warps, {worker_warps}),
+                     "partition1": (1, set())}
+    # Two warp groups split N: each issues m64n32k16.
+    n = 64 if worker_warps == 4 else 32
+    assert ptx_count(k, f"wgmma.mma_async.sync.aligned.m64n{n}k16.f32.f16.f16") == 4

@@ -5,7 +5,7 @@ import textwrap
 from conftest import ROOT, run_python
 
 PROBE = "import triton._C.libtriton as lt; print(sorted(n for n in dir(lt.passes.plugin) if n.startswith('tlx')))"
-EXPECTED_PASSES = str(sorted(['tlx_check_hazards', 'tlx_convert_async_waits', 'tlx_convert_local_memory', 'tlx_convert_mma', 'tlx_convert_tma', 'tlx_dot_operands_in_place', 'tlx_jit_lowering', 'tlx_lower', 'tlx_rewrite_local_alias', 'tlx_storage_alias_lowering', 'tlx_sync_before_leader_arrive']))
+EXPECTED_PASSES = str(sorted(['tlx_check_hazards', 'tlx_convert_async_waits', 'tlx_convert_local_memory', 'tlx_convert_mma', 'tlx_convert_tma', 'tlx_dot_operands_in_place', 'tlx_jit_lowering', 'tlx_keep_casts_for_tlx_ops', 'tlx_lower', 'tlx_rewrite_local_alias', 'tlx_storage_alias_lowering', 'tlx_sync_before_leader_arrive']))
 
 
 def test_import_registers_plugin_passes_and_dialect():

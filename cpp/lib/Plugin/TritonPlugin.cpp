@@ -89,11 +89,10 @@ void addPassWithOptions(mlir::PassManager *pm,
 
 void registerAllTLXPasses() { mlir::triton::tlx::registerTLXPasses(); }
 
-// For @triton.jit kernels, added right after triton's TTIR->TTGIR conversion:
-// makes that conversion leave unrealized casts in front of tlx.local_store
-// (its `enable-source-remat` option, which no textual pipeline can reach),
-// then converts the local memory ops and lowers the storage aliases.
-void addJitLowering(mlir::PassManager *pm, const std::vector<std::string> &args) {
+// Makes the TTIR->TTGIR conversion already in `pm` leave unrealized casts in
+// front of tlx ops (its `enable-source-remat` option, which no textual
+// pipeline can reach): the tlx conversions consume them.
+void keepCastsForTLXOps(mlir::PassManager *pm, const std::vector<std::string> &args) {
   for (mlir::Pass &pass : *pm) {
     if (pass.getArgument() != "convert-triton-to-tritongpu")
       continue;
@@ -105,6 +104,13 @@ void addJitLowering(mlir::PassManager *pm, const std::vector<std::string> &args)
       llvm::report_fatal_error("tlx-alias: cannot configure "
                                "convert-triton-to-tritongpu");
   }
+}
+
+// For @triton.jit kernels, added right after triton's TTIR->TTGIR conversion:
+// keeps casts in front of tlx ops, then converts the MMA, TMA and local
+// memory ops and lowers the storage aliases.
+void addJitLowering(mlir::PassManager *pm, const std::vector<std::string> &args) {
+  keepCastsForTLXOps(pm, {});
   // MMA first: its operands may still be tlx.local_load results, which the
   // local-memory conversion then loads straight into the layout wgmma needs.
   pm->addPass(mlir::triton::tlx::createTLXConvertMMA());
@@ -136,6 +142,8 @@ const PassInfo kPasses[] = {
      &addPassWithOptions<mlir::triton::tlx::createTLXConvertAsyncWaits>,
      &registerAllTLXPasses},
     {"tlx_jit_lowering", TLX_ALIAS_VERSION, &addJitLowering,
+     &registerAllTLXPasses},
+    {"tlx_keep_casts_for_tlx_ops", TLX_ALIAS_VERSION, &keepCastsForTLXOps,
      &registerAllTLXPasses},
     {"tlx_dot_operands_in_place", TLX_ALIAS_VERSION,
      &addPassWithOptions<mlir::triton::tlx::createTLXDotOperandsInPlace>,
