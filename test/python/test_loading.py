@@ -165,3 +165,23 @@ def test_editable_layout_python_in_the_checkout_libraries_in_site_packages(tmp_p
         """) + PROBE, {"TLX_ALIAS_NO_AUTOLOAD": "1", "TRITON_PLUGIN_PATHS": None}).stdout.splitlines()
     plugin = str(built / "lib" / "libTLXAliasPlugin.so")
     assert out == [plugin, str(src / "__init__.py"), plugin, EXPECTED_PASSES]
+
+
+def test_bad_pass_options_from_python_are_an_error_of_the_run_not_a_crash():
+    # The plugin API gives addPass no way to fail: the pass stands in as one
+    # that reports the options' problem when the pass manager runs.
+    proc = run_python(textwrap.dedent("""
+        import tlx_alias
+        from tlx_alias import _pipeline
+        from triton._C.libtriton import passes
+        module, context = _pipeline.parse_module("module {}")
+        try:
+            _pipeline.run_passes(module, lambda pm: passes.plugin.tlx_lower(pm, ["bogus=1"]), "tlx-lower",
+                                 context=context)
+        except RuntimeError as error:
+            print(error)
+        _pipeline.run_passes(module, lambda pm: passes.plugin.tlx_lower(pm, []), "tlx-lower", context=context)
+        print("still usable")
+    """))
+    assert proc.stdout == ("tlx-lower failed:\nloc(unknown): error: tlx-alias: bad options for tlx-lower 'bogus=1': "
+                           "<Pass-Options-Parser>: no such option bogus\n\nstill usable\n")

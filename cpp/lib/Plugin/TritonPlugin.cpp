@@ -8,6 +8,7 @@
 #include "tlx_alias/Dialect/TLX/Transforms/Passes.h"
 
 #include "mlir/IR/DialectRegistry.h"
+#include "mlir/Pass/Pass.h"
 #include "mlir/Pass/PassManager.h"
 
 #include <cstddef>
@@ -69,21 +70,43 @@ void registerTLXDialect(mlir::DialectRegistry *registry) {
   registry->insert<mlir::triton::tlx::TLXDialect>();
 }
 
+// Stands in for a pass whose options did not parse: running it fails with
+// the parser's message, so the caller gets a Python RuntimeError from
+// `pm.run` (the plugin API gives addPass no way to report an error).
+class BadPassOptions
+    : public mlir::PassWrapper<BadPassOptions, mlir::OperationPass<>> {
+public:
+  MLIR_DEFINE_EXPLICIT_INTERNAL_INLINE_TYPE_ID(BadPassOptions)
+  explicit BadPassOptions(std::string message) : message(std::move(message)) {}
+  llvm::StringRef getArgument() const override { return "tlx-bad-pass-options"; }
+  void runOnOperation() override {
+    // At no op: the module is not the problem, and would be printed.
+    mlir::emitError(mlir::UnknownLoc::get(&getContext()), message);
+    signalPassFailure();
+  }
+
+private:
+  std::string message;
+};
+
 // Python passes options as ["name=value", ...]; forwarded to the pass.
 template <std::unique_ptr<mlir::Pass> (*create)()>
 void addPassWithOptions(mlir::PassManager *pm,
                         const std::vector<std::string> &args) {
   std::unique_ptr<mlir::Pass> pass = create();
-  std::string options;
+  std::string options, errors;
   for (const std::string &arg : args)
     options += (options.empty() ? "" : " ") + arg;
   if (!options.empty() &&
-      mlir::failed(pass->initializeOptions(options, [](const llvm::Twine &msg) {
-        llvm::errs() << msg << "\n";
+      mlir::failed(pass->initializeOptions(options, [&](const llvm::Twine &msg) {
+        errors += llvm::StringRef(msg.str()).trim().str();
         return mlir::failure();
-      })))
-    llvm::report_fatal_error("tlx-alias: bad pass options: " +
-                             llvm::Twine(options));
+      }))) {
+    pm->addPass(std::make_unique<BadPassOptions>(
+        "tlx-alias: bad options for " + pass->getArgument().str() + " '" +
+        options + "'" + (errors.empty() ? "" : ": " + errors)));
+    return;
+  }
   pm->addPass(std::move(pass));
 }
 
