@@ -6,6 +6,7 @@
 // and each is overwritten with one result of the new op.
 
 #include "Builder.h"
+#include "Enums.h"
 #include "PartitionWarps.h"
 #include "WarpSpecialize.h"
 
@@ -94,4 +95,5 @@ PYBIND11_MODULE(_C, m) {
         "Raises ValueError with the verifier's diagnostics.");
   tlx_alias::python::registerWarpSpecialize(m);
   tlx_alias::python::registerPartitionWarps(m);
+  tlx_alias::python::registerEnums(m);
 }

@@ -175,7 +175,7 @@ def _lower_group(group, builder):
         types.append(type_text)
     kind = group.group_type.value
     result_type = f"!tlx.reuse_group<{kind}>"
-    attributes = {"group_kind": f"{['shared', 'distinct'].index(kind)} : i32"}
+    attributes = {"group_kind": _ir.enum_attr("ReuseGroupKind", kind)}
     if group.group_size != 1:
         attributes["group_size"] = f"{group.group_size} : i64"
     (handle, ) = _ir.create_op(builder, "tlx.reuse_group", operands, [result_type], attributes)

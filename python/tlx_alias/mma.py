@@ -7,7 +7,6 @@ from ._semantic_checks import scalar_i1
 from .mem_ops import _tensor_text
 from .types import buffered_tensor, storage_kind
 
-_PRECISION = {"tf32": 0, "tf32x3": 1, "ieee": 2}
 _INPUT_TYPES = ("fp16", "bf16", "fp8e4nv", "fp8e5", "fp32", "int8")
 
 
@@ -63,14 +62,15 @@ def async_dot(A, B, acc=None, use_acc=None, pred=None, mBarriers=[], two_ctas=Fa
     precision = tl_core._unwrap_if_constexpr(input_precision)
     if precision is None:
         precision = "tf32" if a_dtype == tl.float32 else "ieee"
-    if precision not in _PRECISION:
-        raise ValueError(f"async_dot: input_precision must be one of {sorted(_PRECISION)}, got {precision!r}")
+    precisions = _ir.enum_cases("InputPrecision")
+    if precision not in precisions:
+        raise ValueError(f"async_dot: input_precision must be one of {sorted(precisions)}, got {precision!r}")
     operands = [a.handle, b.handle, acc.handle]
     use_acc = tl_core._unwrap_if_constexpr(use_acc)
     if use_acc is not None:
         operands.append(scalar_i1(use_acc, "use_acc", _semantic).handle)
     (handle, ) = _ir.create_op(_semantic.builder, "tlx.async_dot", operands, [_tensor_text(acc.dtype, (m, n))],
-                               {"input_precision": f"{_PRECISION[precision]} : i32"})
+                               {"input_precision": _ir.enum_attr("InputPrecision", precision)})
     return tl.tensor(handle, acc.type)
 
 

@@ -209,7 +209,7 @@ class storage_alias_spec(tl_core.base_value):
             if _semantic is None:
                 raise ValueError("storage_alias_spec must be created inside a @triton.jit kernel")
             type_size = f", {buffer_size_bytes}" if buffer_size_bytes is not None else ""
-            attrs = {"storage": f"{['smem', 'tmem'].index(storage.value)} : i32"}
+            attrs = {"storage": _ir.enum_attr("StorageKind", storage.value)}
             if buffer_size_bytes is not None:
                 attrs["buffer_size_bytes"] = f"{buffer_size_bytes} : i64"
             (_handle, ) = _ir.create_op(_semantic.builder, "tlx.storage_alias_spec",

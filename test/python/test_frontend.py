@@ -381,3 +381,14 @@ def test_legacy_reuse_warning_is_shown_at_the_kernels_line(tmp_path):
     assert issubclass(tlx.TLXDeprecationWarning, DeprecationWarning)
     ignored = run_python(source, {"PYTHONWARNINGS": "ignore::DeprecationWarning"}, script_path=script)
     assert ignored.stderr == ""
+
+
+def test_python_enums_spell_the_dialects_cases():
+    # Python spells attributes from the plugin's TableGen enums (TLXEnums.td),
+    # never from lists of its own: every Python case exists there, by name.
+    from tlx_alias import _C, _ir
+    cases = _C.enum_cases()
+    assert {kind.value for kind in tlx.storage_kind} <= set(cases["StorageKind"])
+    assert {kind.value for kind in tlx.reuse_group_type} == set(cases["ReuseGroupKind"])
+    assert cases["InputPrecision"] == {"tf32": 0, "tf32x3": 1, "ieee": 2}  # triton's tt InputPrecision
+    assert _ir.enum_attr("StorageKind", "tmem") == f"{cases['StorageKind']['tmem']} : i32"

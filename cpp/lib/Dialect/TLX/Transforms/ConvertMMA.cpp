@@ -114,7 +114,7 @@ LogicalResult convertDot(AsyncDotOp dot) {
   Operation *wgmma = createOp(
       builder, loc, kWarpGroupDot, operands, mmaType,
       {builder.getNamedAttr("inputPrecision",
-                            builder.getI32IntegerAttr(dot.getInputPrecision())),
+                            builder.getI32IntegerAttr(static_cast<int32_t>(dot.getInputPrecision()))),
        builder.getNamedAttr("maxNumImpreciseAcc",
                             builder.getI32IntegerAttr(dot.getMaxNumImpreciseAcc())),
        builder.getNamedAttr("isAsync", builder.getBoolAttr(true))});

@@ -36,4 +36,21 @@ def TLX_ReuseGroupKindAttr : I32EnumAttr<
   }];
 }
 
+// Values as triton's own `tt` InputPrecision (the `inputPrecision` of
+// ttng.warp_group_dot, which tlx-convert-mma passes them to).
+def TLX_InputPrecision_TF32 : I32EnumAttrCase<"tf32", 0, "tf32">;
+def TLX_InputPrecision_TF32x3 : I32EnumAttrCase<"tf32x3", 1, "tf32x3">;
+def TLX_InputPrecision_IEEE : I32EnumAttrCase<"ieee", 2, "ieee">;
+
+def TLX_InputPrecisionAttr : I32EnumAttr<
+    "InputPrecision", "how async_dot multiplies fp32 inputs",
+    [TLX_InputPrecision_TF32, TLX_InputPrecision_TF32x3, TLX_InputPrecision_IEEE]> {
+  let cppNamespace = "::mlir::triton::tlx";
+  let description = [{
+    `tf32`: fp32 operands rounded to tf32 (the tensor cores' fp32 input);
+    `tf32x3`: three tf32 products that recover fp32 accuracy; `ieee`: full
+    fp32 (the default; fp16/bf16/fp8/int8 operands ignore it).
+  }];
+}
+
 #endif // TLX_ENUMS_TD

@@ -26,7 +26,7 @@ def TLX_AsyncDotOp : TLX_Op<"async_dot", [MemoryEffects<[MemRead<DefaultResource
     TLX_MemDesc:$b,
     AnyRankedTensor:$c,
     Optional<I1>:$use_acc,
-    DefaultValuedAttr<I32Attr, "2">:$input_precision,
+    DefaultValuedAttr<TLX_InputPrecisionAttr, "::mlir::triton::tlx::InputPrecision::ieee">:$input_precision,
     DefaultValuedAttr<I32Attr, "0">:$max_num_imprecise_acc
   );
   let results = (outs AnyRankedTensor:$d);
