@@ -42,11 +42,6 @@ EXAMPLES = int(os.environ.get("TLX_PROPERTY_EXAMPLES", "500"))
 KNOWN_ERRORS = ("is too small, requires at least", "not enough space for distinct allocations")
 TMEM_FULL = "tensor-memory columns"  # "storage_alias_spec needs N tensor-memory columns ..."
 DIMS = [8, 16, 32, 64, 128]
-# Two engine bugs with padded layouts (reproducers: the xfail tests at the
-# end). Until they are fixed, the generator keeps padding intervals that
-# divide the buffer (bug 1) and trees that hit bug 2 are reported as an event
-# and not checked; TLX_PROPERTY_KNOWN_BUGS=1 generates and checks both.
-KNOWN_BUGS = os.environ.get("TLX_PROPERTY_KNOWN_BUGS") == "1"
 
 
 @st.composite
@@ -54,8 +49,9 @@ def padded_leaves(draw, num):
     rank = draw(st.integers(1, 2))
     shape = tuple(draw(st.sampled_from(DIMS)) for _ in range(rank))
     elements = math.prod(shape)
-    intervals = [i for i in (4, 8, 16, 32, 64, 128, 256, 512, 1024)
-                 if KNOWN_BUGS or elements % i == 0]
+    # Intervals that divide the buffer and ones that do not (memdesc_index
+    # then does not step by the padded buffer: the engine uses slots).
+    intervals = [4, 8, 16, 32, 64, 128, 256, 512, 1024]
     chosen = draw(st.lists(st.sampled_from(intervals), min_size=1, max_size=2, unique=True))
     pairs = [(i, draw(st.sampled_from([1, 2, 4, 8, 16]))) for i in sorted(chosen)]
     return Leaf(shape, draw(st.sampled_from(sorted(DTYPE_BITS))), num, padded(pairs, shape))
@@ -391,24 +387,6 @@ def check_lowering(tree, size):
     return True
 
 
-def non_power_of_two_slot(tree, size):
-    """Engine bug 2: a padded buffer whose size does not divide where its
-    buffers start is viewed through slots of gcd(size, offset, stride, sub-
-    buffer strides) bytes, as an `M x slot x i8` memdesc that triton rejects
-    when the slot is no power of two (test_padded_slot_not_a_power_of_two)."""
-    total, stride = expected_sizes(tree, size)
-    if total < ideal_size(tree):
-        return False  # rejected before any view is built
-    placements = oracle_placements(tree)
-    for leaf in leaves_of(tree):
-        if paddings_of(leaf.encoding):
-            offset, subtiles = placements[id(leaf)]
-            slot = math.gcd(leaf.units, offset, stride, *[between for _, between in subtiles])
-            if slot != leaf.units and slot & (slot - 1):
-                return True
-    return False
-
-
 def describe(tree, more_events):
     leaf_list = leaves_of(tree)
     event(f"{len(leaf_list) // 4 * 4}+ leaves")
@@ -430,9 +408,6 @@ def test_layout_invariants(case):
     describe(tree, ["with padded layouts" if any(paddings_of(leaf.encoding) for leaf in leaf_list)
                     else "no padded layouts"])
     size = explicit_size(tree, explicit, extra)
-    if not KNOWN_BUGS and non_power_of_two_slot(tree, size):
-        event("not checked: engine bug 2 (padded, slot no power of two)")
-        return
     if check_lowering(tree, size):
         event("lowered")
 
@@ -448,25 +423,19 @@ def test_tmem_layout_invariants(case):
         event("lowered")
 
 
-@pytest.mark.xfail(strict=True, raises=AssertionError,
-                   reason="engine bug 1: a #ttg.padded_shared buffer of N elements with a padding interval "
-                   "that does not divide N is indexed as if buffer c started at c * (N + padding); "
-                   "triton's memdesc_index puts it at c*N + (c*N // interval) * padding")
 def test_padded_interval_longer_than_buffer():
     """distinct(x, a), a = 8x8 bf16 (64 elements) padded [128:+64]: 256 bytes
-    a buffer with its padding, at byte 256. The lowering indexes a's
-    view at 1, which triton places at element 64 (byte 128), inside x."""
+    a buffer with its padding, at byte 256. memdesc_index of a padded view
+    would place index 1 at element 64 (byte 128), inside x: the engine
+    reaches it through byte slots instead (once a found bug)."""
     pad = padded([(128, 64)], (8, 8))
     tree = ("distinct", Leaf((8, 16), "f16", 1), Leaf((8, 8), "bf16", 1, pad))
     check_lowering(tree, None)
 
 
-@pytest.mark.xfail(strict=True, raises=AssertionError,
-                   reason="engine bug 2: a padded buffer placed where its size does not divide the offsets "
-                   "is viewed through gcd-sized slots; a slot that is no power of two (here 96 bytes) "
-                   "makes an `M x 96 x i8` memdesc that triton rejects")
 def test_padded_slot_not_a_power_of_two():
     """shared(a), a = 128 x bf16 padded [8:+1]: 288 bytes a buffer, 384
-    between buffers (128-byte alignment); valid, and the lowering fails."""
+    between buffers (128-byte alignment). gcd(288, 384) = 96 is no memdesc
+    dimension; the slot is 32 bytes (once a found bug: the lowering failed)."""
     tree = ("shared", Leaf((128, ), "bf16", 1, padded([(8, 1)], (128, ))))
     check_lowering(tree, None)

@@ -8,6 +8,8 @@
 
 // CHECK-DAG: #[[$P:[a-z0-9_]+]] = #ttg.padded_shared<[32:+4]
 #padded = #ttg.padded_shared<[32:+4] {order = [1, 0], shape = [256, 16]}>
+#long = #ttg.padded_shared<[128:+64] {order = [1, 0], shape = [8, 8]}>
+#odd = #ttg.padded_shared<[8:+1] {order = [0], shape = [128]}>
 #shared = #ttg.swizzled_shared<{vec = 1, perPhase = 1, maxPhase = 1, order = [1, 0]}>
 #smem = #ttg.shared_memory
 
@@ -48,6 +50,45 @@ module attributes {"ttg.num-warps" = 4 : i32, "ttg.num-ctas" = 1 : i32, "ttg.thr
   tt.func @padded_view_widens_root() {
     %r = ttg.local_alloc : () -> !ttg.memdesc<8192xi8, #ttg.swizzled_shared<{vec = 1, perPhase = 1, maxPhase = 1, order = [0]}>, #smem, mutable>
     %v = tlx.local_alias %r : !ttg.memdesc<8192xi8, #ttg.swizzled_shared<{vec = 1, perPhase = 1, maxPhase = 1, order = [0]}>, #smem, mutable> -> !ttg.memdesc<256x16xbf16, #padded, #smem, mutable>
+    tt.return
+  }
+  // An interval longer than the buffer (64 elements, [128:+64]): a buffer
+  // and its padding take 256 bytes, but memdesc_index pads the flat offset,
+  // so a padded view's index 1 would start at element 64 (byte 128), inside
+  // x. distinct(x, a) puts a's buffer i at 256 + 512 i: byte slots of 256,
+  // a[1] is slot 3.
+  // CHECK-LABEL: tt.func @interval_longer_than_buffer
+  // CHECK-NEXT: %[[S:.+]] = ttg.local_alloc {alignment = 128 : i32} : () -> !ttg.memdesc<1024xi8
+  // CHECK-NEXT: tlx.local_alias %[[S]] : {{.*}} -> !ttg.memdesc<3x8x16xf16
+  // CHECK-NEXT: %[[A:.+]] = tlx.local_alias %[[S]] : {{.*}} -> !ttg.memdesc<4x256xi8
+  // CHECK: %[[SLOT:.+]] = ttg.memdesc_index %[[A]][%c3_i32{{.*}}] : !ttg.memdesc<4x256xi8
+  // CHECK-NEXT: ttg.memdesc_reinterpret %[[SLOT]] : !ttg.memdesc<256xi8, {{.*}}> -> !ttg.memdesc<8x8xbf16, #{{.*}}, #smem, mutable>
+  tt.func @interval_longer_than_buffer() {
+    %spec = tlx.storage_alias_spec storage = smem : !tlx.storage_alias_spec<smem>
+    %x = tlx.storage_alias_local_alloc %spec : !tlx.storage_alias_spec<smem> -> !ttg.memdesc<2x8x16xf16, #shared, #smem, mutable>
+    %a = tlx.storage_alias_local_alloc %spec : !tlx.storage_alias_spec<smem> -> !ttg.memdesc<2x8x8xbf16, #long, #smem, mutable>
+    %g = tlx.reuse_group(%x, %a) group_kind = distinct : (!ttg.memdesc<2x8x16xf16, #shared, #smem, mutable>, !ttg.memdesc<2x8x8xbf16, #long, #smem, mutable>) -> !tlx.reuse_group<distinct>
+    tlx.set_buffer_overlap(%spec, %g) : (!tlx.storage_alias_spec<smem>, !tlx.reuse_group<distinct>) -> ()
+    %c1 = arith.constant 1 : i32
+    %v = ttg.memdesc_index %a[%c1] : !ttg.memdesc<2x8x8xbf16, #long, #smem, mutable> -> !ttg.memdesc<8x8xbf16, #long, #smem, mutable>
+    tt.return
+  }
+
+  // 128 bf16 with [8:+1]: 288 bytes a buffer, 384 between buffers (128-byte
+  // alignment). gcd(288, 384) = 96 is no memdesc dimension: the slots are
+  // 32 bytes (the largest power of two dividing it), a[1] is slot 12.
+  // CHECK-LABEL: tt.func @slot_not_a_power_of_two
+  // CHECK-NEXT: %[[S:.+]] = ttg.local_alloc {alignment = 128 : i32} : () -> !ttg.memdesc<768xi8
+  // CHECK-NEXT: %[[A:.+]] = tlx.local_alias %[[S]] : {{.*}} -> !ttg.memdesc<13x32xi8
+  // CHECK: %[[SLOT:.+]] = ttg.memdesc_index %[[A]][%c12_i32{{.*}}] : !ttg.memdesc<13x32xi8
+  // CHECK-NEXT: ttg.memdesc_reinterpret %[[SLOT]] : !ttg.memdesc<32xi8, {{.*}}> -> !ttg.memdesc<128xbf16, #{{.*}}, #smem, mutable>
+  tt.func @slot_not_a_power_of_two() {
+    %spec = tlx.storage_alias_spec storage = smem : !tlx.storage_alias_spec<smem>
+    %a = tlx.storage_alias_local_alloc %spec : !tlx.storage_alias_spec<smem> -> !ttg.memdesc<2x128xbf16, #odd, #smem, mutable>
+    %g = tlx.reuse_group(%a) group_kind = shared : (!ttg.memdesc<2x128xbf16, #odd, #smem, mutable>) -> !tlx.reuse_group<shared>
+    tlx.set_buffer_overlap(%spec, %g) : (!tlx.storage_alias_spec<smem>, !tlx.reuse_group<shared>) -> ()
+    %c1 = arith.constant 1 : i32
+    %v = ttg.memdesc_index %a[%c1] : !ttg.memdesc<2x128xbf16, #odd, #smem, mutable> -> !ttg.memdesc<128xbf16, #odd, #smem, mutable>
     tt.return
   }
 }

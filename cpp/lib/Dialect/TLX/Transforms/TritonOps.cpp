@@ -163,6 +163,12 @@ int64_t getSharedBufferStride(int64_t elements, Attribute encoding) {
   return total;
 }
 
+bool isPaddingPerBuffer(int64_t elements, Attribute encoding) {
+  return llvm::all_of(getPaddings(encoding), [&](std::pair<int64_t, int64_t> pad) {
+    return elements % pad.first == 0;
+  });
+}
+
 int64_t getTmemColumns(ArrayRef<int64_t> shape, int64_t elementBits,
                        Attribute encoding) {
   if (shape.empty())

@@ -5,11 +5,13 @@
 // `offset + i * stride` is reachable as index `scale * i + offsetSlots` of a
 // view whose leading dimension counts slots:
 //
-//  * standard: the buffer size B divides offset and stride. The slot is the
-//    buffer: the view keeps the user's type with a longer leading dimension,
-//    the smallest that reaches the last buffer.
+//  * standard: the buffer size B divides offset and stride (and, for padded
+//    layouts, memdesc_index steps by B: see isPaddingPerBuffer). The slot is
+//    the buffer: the view keeps the user's type with a longer leading
+//    dimension, the smallest that reaches the last buffer.
 //  * slots: otherwise (e.g. a 24 KiB stride over 16 KiB buffers). The slot is
-//    u = gcd(B, offset, stride) bytes, the view is `M x u x i8`, and each
+//    u bytes, the largest power of two dividing B, offset and stride (memory
+//    descriptor dimensions are powers of two), the view is `M x u x i8`, and each
 //    indexed slot is reinterpreted to the buffer's type. Buffers start where
 //    the layout engine put them, which is aligned for their layout, so the
 //    reinterpreted view addresses exactly the same bytes.
@@ -55,13 +57,19 @@ FailureOr<ViewLayout> getViewLayout(Type originalType, BufferPlacement placement
   int64_t slot = std::gcd(bytes, std::gcd(offset, stride));
   for (const Subtile &level : placement.subtiles)
     slot = std::gcd(slot, level.unitsBetween);
+  int64_t elements = 1;
+  for (int64_t dim : llvm::drop_begin(info->shape))
+    elements *= dim;
+  // A padded layout whose buffers memdesc_index does not step by the
+  // engine's buffer size (see isPaddingPerBuffer) is reached through slots.
+  bool indexable = isPaddingPerBuffer(elements, info->encoding);
   auto setIndexMap = [&](int64_t unit) {
     layout.scale = stride / unit;
     layout.offsetSlots = offset / unit;
     for (const Subtile &level : placement.subtiles)
       layout.subtileSlots.push_back({level.groupSize, level.unitsBetween / unit});
   };
-  if (slot == bytes) {
+  if (slot == bytes && indexable) {
     setIndexMap(bytes);
     SmallVector<int64_t> shape(info->shape);
     shape.front() = lastStart / bytes + 1;
@@ -96,6 +104,9 @@ FailureOr<ViewLayout> getViewLayout(Type originalType, BufferPlacement placement
            << bytes << " columns, or place it first";
     return diag;
   }
+  // Memory descriptor dimensions must be powers of two: the largest one
+  // dividing the slot divides every start as well.
+  slot &= -slot;
   setIndexMap(slot);
   layout.slotBytes = slot;
   MemDescInfo slotView = *info;

@@ -102,6 +102,13 @@ int64_t getSharedElements(int64_t elements, Attribute encoding);
 /// included); `elements` for unpadded layouts.
 int64_t getSharedBufferStride(int64_t elements, Attribute encoding);
 
+/// Whether ttg.memdesc_index places the buffers of `elements` elements of a
+/// padded layout getSharedBufferStride apart: it pads the flat element
+/// offset, so buffer c starts at c*elements + sum(floor(c*elements/i)*p),
+/// which is c * that stride only when every interval i divides `elements`.
+/// True for unpadded layouts.
+bool isPaddingPerBuffer(int64_t elements, Attribute encoding);
+
 /// The value of `key = <int>` in an attribute's printed form, or `otherwise`.
 int64_t getPrintedIntParameter(Attribute attr, StringRef key, int64_t otherwise);
 
