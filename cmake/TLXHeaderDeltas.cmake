@@ -6,10 +6,17 @@
 #   TLX_HEADER_DELTAS          AUTO (default): cpp/abi/triton-<version> if it
 #                              exists; OFF: none; or a layer directory
 #
-# 3.7.1 needs no layer (its LLVM is ABI-compatible with the 22.1.8 headers);
-# any other version without a layer is refused: a plugin built against headers
-# of another ABI corrupts libtriton's heap.
-set(TLX_PROVEN_TRITON_VERSIONS 3.7.1 3.8.0)
+# The proven versions are listed once, in python/tlx_alias/_triton_version.py.
+# 3.7.0/3.7.1 need no layer (their LLVM is ABI-compatible with the 22.1.8
+# headers); any version neither proven nor with a layer is refused: a plugin
+# built against headers of another ABI corrupts libtriton's heap.
+execute_process(COMMAND "${Python3_EXECUTABLE}" "${CMAKE_SOURCE_DIR}/python/tlx_alias/_triton_version.py"
+  OUTPUT_VARIABLE TLX_PROVEN_TRITON_VERSIONS OUTPUT_STRIP_TRAILING_WHITESPACE RESULT_VARIABLE _rc)
+if(NOT _rc EQUAL 0 OR NOT TLX_PROVEN_TRITON_VERSIONS)
+  message(FATAL_ERROR "tlx-alias: cannot read the proven triton versions from python/tlx_alias/_triton_version.py")
+endif()
+set_property(DIRECTORY APPEND PROPERTY CMAKE_CONFIGURE_DEPENDS
+  "${CMAKE_SOURCE_DIR}/python/tlx_alias/_triton_version.py")
 
 if(NOT TLX_TRITON_TARGET_VERSION)
   execute_process(COMMAND "${Python3_EXECUTABLE}" -c
@@ -30,10 +37,11 @@ set(_tlx_layer "")
 if(TLX_HEADER_DELTAS STREQUAL "AUTO")
   if(EXISTS "${CMAKE_SOURCE_DIR}/cpp/abi/triton-${TLX_TRITON_TARGET_VERSION}/deltas.py")
     set(_tlx_layer "${CMAKE_SOURCE_DIR}/cpp/abi/triton-${TLX_TRITON_TARGET_VERSION}")
-  elseif(NOT TLX_TRITON_TARGET_VERSION STREQUAL "3.7.1")
+  elseif(NOT TLX_TRITON_TARGET_VERSION IN_LIST TLX_PROVEN_TRITON_VERSIONS)
+    string(REPLACE ";" ", " _proven "${TLX_PROVEN_TRITON_VERSIONS}")
     message(FATAL_ERROR
-      "tlx-alias: no header-delta layer for triton ${TLX_TRITON_TARGET_VERSION} "
-      "(proven: ${TLX_PROVEN_TRITON_VERSIONS}); install one of those")
+      "tlx-alias: triton ${TLX_TRITON_TARGET_VERSION} is not a proven version "
+      "(proven: ${_proven}); install one of those")
   endif()
 elseif(NOT TLX_HEADER_DELTAS STREQUAL "OFF")
   set(_tlx_layer "${TLX_HEADER_DELTAS}")

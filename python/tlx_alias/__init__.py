@@ -17,7 +17,7 @@ API:
         y = tlx.local_load(a[0])
 """
 from ._plugin import PluginLoadError, TritonVersionError, plugin_path, register_plugin, report_in_one_line
-from ._triton_version import SUPPORTED_TRITON
+from ._triton_version import SERVED_TRITON, SUPPORTED_TRITON
 
 __version__ = "0.1.0"
 
@@ -52,7 +52,7 @@ _warp_specialize.install()
 
 __all__ = [
     "AliasHazardWarning",
-    "SUPPORTED_TRITON", "PluginLoadError", "TLXDeprecationWarning", "TritonVersionError", "__version__", "alloc_barriers", "alloc_warp_barrier",
+    "SERVED_TRITON", "SUPPORTED_TRITON", "PluginLoadError", "TLXDeprecationWarning", "TritonVersionError", "__version__", "alloc_barriers", "alloc_warp_barrier",
     "async_descriptor_load", "async_descriptor_store", "async_descriptor_store_wait", "async_dot",
     "async_dot_wait", "async_task", "async_task_replica_id", "async_tasks", "barrier_arrive",
     "barrier_expect_bytes", "barrier_wait", "cluster_cta_rank", "cluster_size_1d", "dtype_of", "fence",

@@ -2,7 +2,7 @@
 import os
 import sys
 
-from ._triton_version import PROVEN_TRITON, installed_triton_version, plugin_triton_version
+from ._triton_version import PROVEN_TRITON, abi_family, installed_triton_version, plugin_triton_version
 
 PLUGIN_NAME = "libTLXAliasPlugin.so"
 # A pass the plugin registers; its presence proves the plugin was loaded.
@@ -56,18 +56,19 @@ def plugin_path():
 
 
 def check_triton_version(path=None):
-    """The installed triton must be the one the plugin (at path) was built for,
-    and one of the proven versions."""
+    """The installed triton must share the ABI of the one the plugin (at path)
+    was built for (be of its family), and that one must be proven."""
     supported = plugin_triton_version(os.path.dirname(path or plugin_path()))
     if supported not in PROVEN_TRITON:
         raise TritonVersionError(
             f"tlx_alias's plugin was built for triton {supported}, which is not one of the "
             f"proven versions ({', '.join(PROVEN_TRITON)}): rebuild it against one of those")
     found = installed_triton_version()
-    if found != supported:
+    served = abi_family(supported)
+    if found not in served:
         what = "no triton is installed" if found is None else f"triton {found} is installed"
         raise TritonVersionError(
-            f"tlx_alias supports only triton=={supported} (its plugin ABI), "
+            f"tlx_alias supports only triton {' or '.join(served)} (its plugin ABI), "
             f"but {what}: pip install triton=={supported}")
 
 

@@ -8,11 +8,16 @@ import importlib.util
 import os
 import re
 
-# The triton versions a plugin has been proven with: 3.7.1 (LLVM 1f126a6, the
-# registry's 22.1.8 headers as they are) and 3.8.0 (LLVM 5f07f81, through the
-# header-delta layer cpp/abi/triton-3.8.0). A plugin serves exactly the triton
-# it was built for (its ABI): the build writes that version next to it.
-PROVEN_TRITON = ("3.7.1", "3.8.0")
+# The one list of the triton versions tlx-alias has been proven with (CMake
+# reads it by running this file), by ABI family: the versions of a family have
+# one libtriton ABI for everything the plugin and the _C/_opt modules use, and
+# a plugin built for one of them serves them all.
+#   3.7.0, 3.7.1: LLVM ac5dc54 and 1f126a6, the registry's 22.1.8 headers as
+#     they are; measured identical (DWARF layouts of 22,081 mlir/llvm types,
+#     4,448 vtables slot by slot, 12,457 data objects, the plugin's imports).
+#   3.8.0: LLVM 5f07f81, through the header-delta layer cpp/abi/triton-3.8.0.
+ABI_FAMILIES = (("3.7.0", "3.7.1"), ("3.8.0", ))
+PROVEN_TRITON = tuple(version for family in ABI_FAMILIES for version in family)
 PLUGIN_VERSION_FILE = "libTLXAliasPlugin.triton-version"
 
 
@@ -26,8 +31,14 @@ def plugin_triton_version(lib_dir):
         return "3.7.1"
 
 
-# The one triton this installation supports: its plugin's.
+def abi_family(version):
+    """The proven versions that share `version`'s ABI (empty if unproven)."""
+    return next((family for family in ABI_FAMILIES if version in family), ())
+
+
+# The triton this installation's plugin was built for, and the versions it serves.
 SUPPORTED_TRITON = plugin_triton_version(os.path.join(os.path.dirname(os.path.abspath(__file__)), "lib"))
+SERVED_TRITON = abi_family(SUPPORTED_TRITON)
 
 
 def installed_triton_version():
@@ -46,3 +57,7 @@ def installed_triton_version():
         return version("triton")
     except Exception:
         return None
+
+
+if __name__ == "__main__":  # for CMake: the proven versions, as a CMake list
+    print(";".join(PROVEN_TRITON))

@@ -50,9 +50,9 @@ def _parser():
 
 def _version():
     from . import __version__
-    from ._triton_version import SUPPORTED_TRITON
+    from ._triton_version import SERVED_TRITON
 
-    return f"tlx-opt (tlx-alias {__version__}, for triton {SUPPORTED_TRITON})"
+    return f"tlx-opt (tlx-alias {__version__}, for triton {' or '.join(SERVED_TRITON)})"
 
 
 def _pipeline_from_flags(flags, opt, memory_map_file=None):

@@ -2,6 +2,8 @@
 import os
 import textwrap
 
+from tlx_alias._triton_version import PROVEN_TRITON, abi_family
+
 from conftest import ROOT, run_python
 
 PROBE = "import triton._C.libtriton as lt; print(sorted(n for n in dir(lt.passes.plugin) if n.startswith('tlx')))"
@@ -46,14 +48,14 @@ def test_without_start_up_hook_triton_first_says_what_to_do():
     assert "TRITON_PLUGIN_PATHS=" in last
 
 
-# The triton this checkout's plugin was built for, and another proven one.
+# The triton this checkout's plugin was built for, and a proven one of another ABI.
 BUILT_FOR = run_python("import tlx_alias; print(tlx_alias.SUPPORTED_TRITON)").stdout.strip()
-OTHER = "3.8.0" if BUILT_FOR == "3.7.1" else "3.7.1"
+OTHER = next(v for v in PROVEN_TRITON if v not in abi_family(BUILT_FOR))
 
 
 def _refusal(installed, built_for=None):
     built_for = built_for or BUILT_FOR
-    return (f"tlx_alias supports only triton=={built_for} (its plugin ABI), "
+    return (f"tlx_alias supports only triton {' or '.join(abi_family(built_for))} (its plugin ABI), "
             f"but triton {installed} is installed: pip install triton=={built_for}")
 
 
@@ -120,7 +122,25 @@ def test_plugin_built_for_an_unproven_triton_is_refused(tmp_path):
                                            "TRITON_PLUGIN_PATHS": None}, check=False)
     assert proc.returncode == 1
     assert proc.stderr == ("TritonVersionError: tlx_alias's plugin was built for triton 3.9.0, which is not "
-                           "one of the proven versions (3.7.1, 3.8.0): rebuild it against one of those\n")
+                           "one of the proven versions (3.7.0, 3.7.1, 3.8.0): rebuild it against one of those\n")
+
+
+def test_a_plugin_serves_every_triton_of_its_abi_family(tmp_path):
+    # 3.7.0 and 3.7.1 share one ABI (measured): a plugin built for either
+    # loads with the other; the refusal names the family.
+    family = abi_family(BUILT_FOR)
+    assert family == ("3.7.0", "3.7.1") or BUILT_FOR == "3.8.0"
+    for installed in family:
+        (tmp_path / installed).mkdir()
+        site = _fake_triton(tmp_path / installed, installed)
+        # The guard passes; importing the (fake, unimportable) triton is what fails.
+        proc = run_python("import tlx_alias", {"PYTHONPATH": site + os.pathsep + os.environ.get("PYTHONPATH", ""),
+                                               "TRITON_PLUGIN_PATHS": None}, check=False)
+        assert "RuntimeError: fake triton imported" in proc.stderr and "TritonVersionError" not in proc.stderr
+    site = _fake_triton(tmp_path, OTHER)
+    proc = run_python("import tlx_alias", {"PYTHONPATH": site + os.pathsep + os.environ.get("PYTHONPATH", "")},
+                      check=False)
+    assert proc.stderr == "TritonVersionError: " + _refusal(OTHER) + "\n"
 
 
 def test_editable_layout_python_in_the_checkout_libraries_in_site_packages(tmp_path):

@@ -20,7 +20,7 @@
 #define TLX_ALIAS_VERSION "0.0.0"
 #endif
 #ifndef TLX_TRITON_VERSION
-#define TLX_TRITON_VERSION "3.7.1"
+#error "TLX_TRITON_VERSION (the triton the plugin is built for) comes from CMake"
 #endif
 
 namespace {
