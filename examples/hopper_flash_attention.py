@@ -270,11 +270,12 @@ def smem_bytes(head_dim, block_n, stages, alias, q_buffers=1, block_m=128, items
 
 
 def attention(q, k, v, causal=False, sm_scale=None, alias=True, block_n=None, stages=None, q_buffers=None,
-              num_sms=None, return_lse=False):
+              num_sms=None, return_lse=False, consumer_registers=232):
     """softmax(Q K^T * sm_scale) V for (batch, heads, N, head_dim) fp16/bf16 tensors on a Hopper GPU.
     block_n, stages, q_buffers default to default_config(head_dim, alias);
     q_buffers=2 double-buffers each consumer's Q (the next tile's Q loads
-    during this tile)."""
+    during this tile); consumer_registers: per thread of each consumer warp
+    group (setmaxnreg; the producer gets what is left)."""
     import torch
     from triton.tools.tensor_descriptor import TensorDescriptor
 
@@ -308,7 +309,8 @@ def attention(q, k, v, causal=False, sm_scale=None, alias=True, block_n=None, st
     attn_fwd_kernel[(min(num_sms, work_items), )](sm_scale, lse, Z, H, desc_q, desc_k, desc_v, desc_o, N_CTX,
                                                    HEAD_DIM=HEAD_DIM, BLOCK_M=BLOCK_M, BLOCK_N=block_n,
                                                    STAGES=stages, CAUSAL=causal, CAUSAL_PAIRS=causal_pairs,
-                                                   ALIAS=alias, Q_BUFFERS=q_buffers, num_warps=4, num_stages=1)
+                                                   ALIAS=alias, Q_BUFFERS=q_buffers,
+                                                   CONSUMER_REGISTERS=consumer_registers, num_warps=4, num_stages=1)
     return (o, lse) if return_lse else o
 
 

@@ -1,0 +1,85 @@
+"""Which (BLOCK_N, K/V stages, Q buffers, consumer registers) is fastest for
+examples/hopper_flash_attention.py, measured side by side with torch SDPA in
+one run: every config that fits 227 KiB at head dims 64, 128 and 256
+(B4 H32 N4096 fp16, non-causal), then the three best of each head dim causal.
+The example's default_config should be the best row.
+
+    python benchmarks/attention_configs.py [--out FILE.jsonl]
+"""
+import argparse
+import itertools
+import json
+import os
+import sys
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+sys.path.insert(0, os.path.join(os.path.dirname(HERE), "examples"))
+
+SMEM_LIMIT = 232448 - 1024  # sm_90's 227 KiB, less the barriers
+Z, H, N = 4, 32, 4096
+
+
+def configs(head_dim):
+    import hopper_flash_attention as fa
+    for block_n, stages, q_buffers in itertools.product((32, 64, 128), (2, 3, 4), (1, 2)):
+        if fa.smem_bytes(head_dim, block_n, stages, True, q_buffers) > SMEM_LIMIT:
+            continue
+        if block_n == 32 and head_dim < 256:
+            continue
+        yield dict(block_n=block_n, stages=stages, q_buffers=q_buffers, consumer_registers=232)
+    default_n, default_stages, default_q = fa.default_config(head_dim)
+    yield dict(block_n=default_n, stages=default_stages, q_buffers=default_q, consumer_registers=240)
+
+
+def measure(fn, flops):
+    import triton
+    ms = triton.testing.do_bench(fn, warmup=25, rep=100, return_mode="median")
+    return ms, flops / ms * 1e-9
+
+
+def main():
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--out", default=None)
+    args = parser.parse_args()
+    import tlx_alias  # noqa: F401
+    import torch
+    import hopper_flash_attention as fa
+
+    out = open(args.out, "a") if args.out else None
+
+    def report(row):
+        print(json.dumps(row), flush=True)
+        if out:
+            out.write(json.dumps(row) + "\n")
+            out.flush()
+
+    for head_dim in (64, 128, 256):
+        torch.manual_seed(0)
+        q, k, v = (torch.randn((Z, H, N, head_dim), device="cuda", dtype=torch.float16) for _ in range(3))
+        ranked = []
+        for causal in (False, True):
+            flops = 4 * Z * H * N * N * head_dim * (0.5 if causal else 1.0)
+            ref = torch.nn.functional.scaled_dot_product_attention(q, k, v, is_causal=causal)
+            sdpa_ms, sdpa_tflops = measure(lambda: torch.nn.functional.scaled_dot_product_attention(
+                q, k, v, is_causal=causal), flops)
+            report(dict(D=head_dim, causal=causal, name="torch SDPA", ms=sdpa_ms, tflops=sdpa_tflops))
+            todo = list(configs(head_dim)) if not causal else [config for _, config in sorted(
+                ranked, key=lambda item: item[0])[:3]]
+            for config in todo:
+                row = dict(D=head_dim, causal=causal, name="aliased", **config)
+                try:
+                    fn = lambda: fa.attention(q, k, v, causal=causal, **config)  # noqa: E731
+                    row["max_abs_err"] = (fn().float() - ref.float()).abs().max().item()
+                    row["ms"], row["tflops"] = measure(fn, flops)
+                    row["sdpa_time_over_ours"] = sdpa_ms / row["ms"]
+                    if not causal:
+                        ranked.append((row["ms"], config))
+                except Exception as error:
+                    row["error"] = f"{type(error).__name__}: {error}"[:400]
+                report(row)
+        del q, k, v
+        torch.cuda.empty_cache()
+
+
+if __name__ == "__main__":
+    main()
