@@ -2,7 +2,8 @@
 # Runs the GPU suite, the example and the GEMM benchmark on a GPU machine that
 # has no network and triton 3.6.0 (see ../shared/device/README.md):
 #   call 1 carries .devcarry/t1:   mkdir -p /tmp/stage && cp .devcarry/t1/* /tmp/stage/
-#   call 2 carries .devcarry/t2 and .devcarry/plugin (libTLXAliasPlugin.so built here):
+#   call 2 carries .devcarry/t2 and .devcarry/plugin (libTLXAliasPlugin.so built here,
+#   and the build's include/ with TableGen's output, which _C's Enums.cpp reads):
 #     bash test/gpu/run_on_device.sh [pytest args]
 # Builds the two Python extensions there (gcc, Python 3.12) against the staged
 # triton 3.7.1, then runs everything with the carried plugin. Logs go to $OUT.
@@ -17,11 +18,11 @@ TLIB=/tmp/stage/site/triton/_C
 mkdir -p python/tlx_alias/lib
 cp .devcarry/plugin/libTLXAliasPlugin.so python/tlx_alias/lib/
 build_module() {  # name source
-  g++ -std=c++17 -O2 -fPIC -shared -fvisibility=hidden -Icpp/python -Icpp/include \
+  g++ -std=c++17 -O2 -fPIC -shared -fvisibility=hidden -Icpp/python -Icpp/include -I.devcarry/plugin/include \
       -I"$TLX_PYBIND11_INCLUDE" -I"$PYINC" -isystem "$TLX_MLIR_INCLUDE" -isystem "$TLX_LLVM_INCLUDE" \
       $2 -o "python/tlx_alias/$1$EXT" -L"$TLIB" -l:libtriton.so -Wl,-rpath,"$TLIB"
 }
-build_module _C "cpp/python/Builder.cpp cpp/python/WarpSpecialize.cpp" || exit 1
+build_module _C "$(echo cpp/python/*.cpp)" || exit 1
 # DiagnosticCapture defines a PassInstrumentation: no RTTI, like libtriton.
 g++ -std=c++17 -O2 -fPIC -fno-rtti -fvisibility=hidden -Icpp/include -isystem "$TLX_MLIR_INCLUDE" \
     -isystem "$TLX_LLVM_INCLUDE" -c cpp/tools/tlx-opt/DiagnosticCapture.cpp -o /tmp/DiagnosticCapture.o || exit 1
