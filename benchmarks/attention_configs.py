@@ -5,6 +5,10 @@ one run: every config that fits 227 KiB at head dims 64, 128 and 256
 The example's default_config should be the best row.
 
     python benchmarks/attention_configs.py [--out FILE.jsonl]
+    python benchmarks/attention_configs.py --only 128:128:3:1:232 128:128:2:2:232 --repeat 3
+
+--only D:BLOCK_N:STAGES:Q_BUFFERS:REGISTERS measures just those, causal and
+not, each `--repeat` times in turn (SDPA too), to tell close configs apart.
 """
 import argparse
 import itertools
@@ -40,6 +44,8 @@ def measure(fn, flops):
 def main():
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--out", default=None)
+    parser.add_argument("--only", nargs="*", default=None)
+    parser.add_argument("--repeat", type=int, default=1)
     args = parser.parse_args()
     import tlx_alias  # noqa: F401
     import torch
@@ -53,6 +59,8 @@ def main():
             out.write(json.dumps(row) + "\n")
             out.flush()
 
+    if args.only:
+        return compare_candidates(args.only, args.repeat, report)
     for head_dim in (64, 128, 256):
         torch.manual_seed(0)
         q, k, v = (torch.randn((Z, H, N, head_dim), device="cuda", dtype=torch.float16) for _ in range(3))
@@ -77,6 +85,32 @@ def main():
                 except Exception as error:
                     row["error"] = f"{type(error).__name__}: {error}"[:400]
                 report(row)
+        del q, k, v
+        torch.cuda.empty_cache()
+
+
+def compare_candidates(only, repeat, report):
+    import torch
+    import hopper_flash_attention as fa
+    by_dim = {}
+    for text in only:
+        d, block_n, stages, q_buffers, registers = (int(x) for x in text.split(":"))
+        by_dim.setdefault(d, []).append(dict(block_n=block_n, stages=stages, q_buffers=q_buffers,
+                                             consumer_registers=registers))
+    for head_dim, candidates in by_dim.items():
+        torch.manual_seed(0)
+        q, k, v = (torch.randn((Z, H, N, head_dim), device="cuda", dtype=torch.float16) for _ in range(3))
+        for causal in (False, True):
+            flops = 4 * Z * H * N * N * head_dim * (0.5 if causal else 1.0)
+            for round_ in range(repeat):
+                sdpa_ms, sdpa_tflops = measure(lambda: torch.nn.functional.scaled_dot_product_attention(
+                    q, k, v, is_causal=causal), flops)
+                report(dict(D=head_dim, causal=causal, round=round_, name="torch SDPA", ms=sdpa_ms,
+                            tflops=sdpa_tflops))
+                for config in candidates:
+                    ms, tflops = measure(lambda: fa.attention(q, k, v, causal=causal, **config), flops)
+                    report(dict(D=head_dim, causal=causal, round=round_, name="aliased", **config, ms=ms,
+                                tflops=tflops, sdpa_time_over_ours=sdpa_ms / ms))
         del q, k, v
         torch.cuda.empty_cache()
 
