@@ -12,7 +12,7 @@ total work (j, last - j) so that they stay balanced.
 Shared memory at BLOCK_M = 128 (fp16/bf16; Q and O: BLOCK_M/2 x HEAD_DIM per consumer):
 
     HEAD_DIM  BLOCK_N  K/V stages  Q buffers  aliased (O over Q)  unaliased (O beside Q)
-       64       128        3          2            128 KiB            144 KiB
+       64       128        2          2             96 KiB            112 KiB
       128       128        2          2            192 KiB            224 KiB
       128       128        3          1            224 KiB            256 KiB  (does not fit)
       256        64        2          1            192 KiB            256 KiB  (does not fit:
@@ -258,7 +258,7 @@ def default_config(head_dim, alias=True):
     """(BLOCK_N, STAGES, Q_BUFFERS) at BLOCK_M = 128 (see the table above):
     the fastest measured config that fits 227 KiB."""
     if head_dim <= 64:
-        return 128, 3, 2
+        return 128, 2, 2
     if head_dim <= 128:
         return 128, 2, 2
     return (64, 2, 1) if alias else (32, 2, 1)
