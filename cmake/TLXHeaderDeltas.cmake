@@ -10,7 +10,8 @@
 # 3.7.0/3.7.1 need no layer (their LLVM is ABI-compatible with the 22.1.8
 # headers); any version neither proven nor with a layer is refused: a plugin
 # built against headers of another ABI corrupts libtriton's heap.
-execute_process(COMMAND "${Python3_EXECUTABLE}" "${CMAKE_SOURCE_DIR}/python/tlx_alias/_triton_version.py"
+# -I: the script's own directory (with tlx_alias/types.py) must not shadow the stdlib.
+execute_process(COMMAND "${Python3_EXECUTABLE}" -I "${CMAKE_SOURCE_DIR}/python/tlx_alias/_triton_version.py"
   OUTPUT_VARIABLE TLX_PROVEN_TRITON_VERSIONS OUTPUT_STRIP_TRAILING_WHITESPACE RESULT_VARIABLE _rc)
 if(NOT _rc EQUAL 0 OR NOT TLX_PROVEN_TRITON_VERSIONS)
   message(FATAL_ERROR "tlx-alias: cannot read the proven triton versions from python/tlx_alias/_triton_version.py")

@@ -18,10 +18,12 @@
 #include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/Interfaces/FunctionInterfaces.h"
 #include "mlir/Interfaces/LoopLikeInterface.h"
+
 #include "llvm/ADT/DenseSet.h"
 #include "llvm/ADT/MapVector.h"
 
 #include <climits>
+#include <numeric>
 #include <map>
 #include <set>
 
@@ -554,14 +556,26 @@ private:
   }
 };
 
+// Enough iterations to see every ring slot reused after a full phase cycle
+// (2 x its buffers), and a whole number of those cycles for every ring: a loop
+// of unknown trip count leaves its counters as after the unrolled iterations,
+// so ending on a phase boundary of each ring keeps the next loop's slots and
+// phases consistent with the waits they pair with. At least 12: fewer left a
+// persistent GEMM's nested tile/K loops (ring depth 2 and 4) with a spurious
+// finding; the cost is small (the loops are simulated, not analysed per path).
 int64_t defaultIterations(ModuleOp module) {
-  int64_t buffers = 1;
+  constexpr int64_t kMin = 12, kMax = 24;
+  int64_t buffers = 1, period = 1;
   module.walk([&](Operation *op) {
     if (isOpNamed(op, ttg_names::kMemDescIndex) && op->getNumOperands() >= 1)
-      if (std::optional<MemDescInfo> info = getMemDescInfo(op->getOperand(0).getType()))
+      if (std::optional<MemDescInfo> info = getMemDescInfo(op->getOperand(0).getType())) {
         buffers = std::max(buffers, info->numBuffers());
+        period = std::min<int64_t>(std::lcm(period, 2 * info->numBuffers()), kMax + 1);
+      }
   });
-  return std::clamp<int64_t>(2 * buffers + 2, 4, 24);
+  int64_t least = std::clamp<int64_t>(2 * buffers + 2, kMin, kMax);
+  int64_t aligned = llvm::alignTo(least, period);
+  return aligned <= kMax ? aligned : least;
 }
 
 struct TLXCheckHazardsPass : impl::TLXCheckHazardsBase<TLXCheckHazardsPass> {

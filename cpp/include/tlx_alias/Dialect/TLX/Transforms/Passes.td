@@ -177,7 +177,7 @@ def TLXCheckHazards : Pass<"tlx-check-hazards", "mlir::ModuleOp"> {
   }];
   let options = [
     Option<"maxIterations", "max-iterations", "int", /*default=*/"0",
-           "Iterations each loop is unrolled (0: twice the largest buffer count, plus 2, at most 24)">
+           "Iterations each loop is unrolled (0: twice the largest buffer count plus 2, at least 12, rounded up to a whole number of every ring's phase cycles when that stays within 24)">
   ];
 }
 
