@@ -6,9 +6,6 @@
 // and each is overwritten with one result of the new op.
 
 #include "Builder.h"
-#include "Enums.h"
-#include "PartitionWarps.h"
-#include "WarpSpecialize.h"
 
 #include <pybind11/stl.h>
 

@@ -47,6 +47,11 @@ inline TritonOpBuilder &unwrapBuilder(py::handle builder) {
   return unwrap<TritonOpBuilder>(builder, "builder");
 }
 
+/// The parts of `_C` beyond create_op, one file each.
+void registerWarpSpecialize(py::module_ &m); // WarpSpecialize.cpp
+void registerPartitionWarps(py::module_ &m); // PartitionWarps.cpp
+void registerEnums(py::module_ &m);          // Enums.cpp
+
 } // namespace tlx_alias::python
 
 #endif // TLX_ALIAS_PYTHON_BUILDER_H

@@ -1,7 +1,7 @@
 // The tlx enums' cases as TableGen defines them (TLXEnums.td), so that the
 // Python frontend spells attributes from the same source as the dialect.
 
-#include "Enums.h"
+#include "Builder.h"
 
 #include "mlir/IR/BuiltinAttributes.h"
 #include "mlir/IR/BuiltinTypes.h"

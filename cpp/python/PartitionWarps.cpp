@@ -10,7 +10,6 @@
 // ops alone (tensors that already have a layout are legal).
 
 #include "Builder.h"
-#include "PartitionWarps.h"
 
 #include <pybind11/stl.h>
 

@@ -11,7 +11,6 @@
 // cannot be captured).
 
 #include "Builder.h"
-#include "WarpSpecialize.h"
 
 #include <pybind11/stl.h>
 
