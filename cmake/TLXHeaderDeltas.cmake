@@ -32,6 +32,13 @@ if(NOT TLX_TRITON_TARGET_VERSION)
 endif()
 set(TLX_TRITON_TARGET_VERSION "${TLX_TRITON_TARGET_VERSION}" CACHE STRING
     "triton version the plugin is built for" FORCE)
+# The proven versions of its ABI family, comma-separated: the plugin declares
+# whichever of them runs (TritonPlugin.cpp).
+execute_process(COMMAND "${Python3_EXECUTABLE}" -I "${CMAKE_SOURCE_DIR}/python/tlx_alias/_triton_version.py"
+  --family "${TLX_TRITON_TARGET_VERSION}" OUTPUT_VARIABLE TLX_TRITON_ABI_FAMILY OUTPUT_STRIP_TRAILING_WHITESPACE)
+if(NOT TLX_TRITON_ABI_FAMILY)
+  set(TLX_TRITON_ABI_FAMILY "${TLX_TRITON_TARGET_VERSION}")
+endif()
 
 set(TLX_HEADER_DELTAS AUTO CACHE STRING "header-delta layer: AUTO, OFF or a layer directory")
 set(_tlx_layer "")

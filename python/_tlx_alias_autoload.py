@@ -2,9 +2,9 @@
 triton before anything imports ``triton._C.libtriton``, which reads
 TRITON_PLUGIN_PATHS once, at import.
 
-Set TLX_ALIAS_NO_AUTOLOAD=1 to switch it off. It only touches the environment, and only when the installed triton is the
-one the plugin was built for: a plugin loaded into another triton's ABI
-corrupts the heap. Nothing is imported from triton here.
+Set TLX_ALIAS_NO_AUTOLOAD=1 to switch it off. It only touches the environment, and only when the installed triton is of
+the ABI family the plugin was built for (a plugin loaded into another triton's ABI corrupts the heap); it then also names
+that triton's version for the plugin (TLX_ALIAS_TRITON_VERSION), which triton's loader requires it to declare. Nothing is imported from triton here.
 """
 import os
 
@@ -49,10 +49,12 @@ def _register():
         versions = importlib.util.module_from_spec(spec)
         spec.loader.exec_module(versions)
         built_for = versions.plugin_triton_version(os.path.dirname(plugin))
-        if built_for not in versions.PROVEN_TRITON or versions.installed_triton_version() != built_for:
+        running = versions.installed_triton_version()
+        if built_for not in versions.PROVEN_TRITON or running not in versions.abi_family(built_for):
             return
     except Exception:
         return
+    os.environ[versions.RUNNING_TRITON_ENV] = running
     paths = [p for p in os.environ.get("TRITON_PLUGIN_PATHS", "").split(":") if p]
     if plugin not in paths:
         os.environ["TRITON_PLUGIN_PATHS"] = ":".join(paths + [plugin])

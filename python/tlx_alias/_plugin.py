@@ -2,7 +2,8 @@
 import os
 import sys
 
-from ._triton_version import PROVEN_TRITON, abi_family, installed_triton_version, plugin_triton_version
+from ._triton_version import (PROVEN_TRITON, RUNNING_TRITON_ENV, abi_family, installed_triton_version,
+                              plugin_triton_version)
 
 PLUGIN_NAME = "libTLXAliasPlugin.so"
 # A pass the plugin registers; its presence proves the plugin was loaded.
@@ -85,6 +86,7 @@ def register_plugin():
     """
     path = plugin_path()
     check_triton_version(path)
+    os.environ[RUNNING_TRITON_ENV] = installed_triton_version()
     if not os.path.exists(path):
         raise PluginLoadError(f"tlx_alias plugin library not found at {path}; reinstall tlx-alias")
     already_imported = "triton._C.libtriton" in sys.modules

@@ -59,5 +59,14 @@ def installed_triton_version():
         return None
 
 
-if __name__ == "__main__":  # for CMake: the proven versions, as a CMake list
-    print(";".join(PROVEN_TRITON))
+# The variable through which tlx_alias tells its plugin which proven triton
+# of its ABI family is running: triton's loader requires a plugin to declare
+# exactly the running version (TritonPlugin.cpp).
+RUNNING_TRITON_ENV = "TLX_ALIAS_TRITON_VERSION"
+
+if __name__ == "__main__":  # for CMake: the proven versions (a CMake list), or --family V
+    import sys
+    if sys.argv[1:2] == ["--family"]:
+        print(",".join(abi_family(sys.argv[2])))
+    else:
+        print(";".join(PROVEN_TRITON))

@@ -205,3 +205,30 @@ def test_bad_pass_options_from_python_are_an_error_of_the_run_not_a_crash():
     """))
     assert proc.stdout == ("tlx-lower failed:\nloc(unknown): error: tlx-alias: bad options for tlx-lower 'bogus=1': "
                            "<Pass-Options-Parser>: no such option bogus\n\nstill usable\n")
+
+
+def _declared_version(env_value):
+    """The triton version the plugin declares to triton's loader (PluginInfo's
+    tritonVersion, at 0x48), read with ctypes in a fresh process that does not
+    import tlx_alias (which would name the installed triton itself)."""
+    code = textwrap.dedent("""
+        import ctypes, importlib.util, os
+        (package, ) = importlib.util.find_spec("tlx_alias").submodule_search_locations[:1]
+        lib = ctypes.CDLL(os.path.join(package, "lib", "libTLXAliasPlugin.so"))
+        lib.tritonGetPluginInfo.restype = ctypes.c_void_p
+        info = lib.tritonGetPluginInfo()
+        print(ctypes.cast(ctypes.c_void_p.from_address(info + 0x48).value, ctypes.c_char_p).value.decode())
+    """)
+    proc = run_python(code, {"TLX_ALIAS_TRITON_VERSION": env_value, "TLX_ALIAS_NO_AUTOLOAD": "1",
+                             "TRITON_PLUGIN_PATHS": None})
+    return proc.stdout.strip()
+
+
+def test_plugin_declares_the_running_triton_of_its_abi_family():
+    # Triton's loader takes a plugin only if it declares the running version;
+    # the plugin declares the one tlx_alias names if it is of its ABI family,
+    # else the one it was built for.
+    for version in abi_family(BUILT_FOR):
+        assert _declared_version(version) == version
+    assert _declared_version(OTHER) == BUILT_FOR
+    assert _declared_version(None) == BUILT_FOR

@@ -10,17 +10,21 @@
 #include "mlir/IR/DialectRegistry.h"
 #include "mlir/Pass/Pass.h"
 #include "mlir/Pass/PassManager.h"
+#include "llvm/ADT/STLExtras.h"
+#include "llvm/ADT/SmallVector.h"
+#include "llvm/ADT/StringRef.h"
 
 #include <cstddef>
 #include <cstdint>
+#include <cstdlib>
 #include <string>
 #include <vector>
 
 #ifndef TLX_ALIAS_VERSION
 #define TLX_ALIAS_VERSION "0.0.0"
 #endif
-#ifndef TLX_TRITON_VERSION
-#error "TLX_TRITON_VERSION (the triton the plugin is built for) comes from CMake"
+#if !defined(TLX_TRITON_VERSION) || !defined(TLX_TRITON_ABI_FAMILY)
+#error "TLX_TRITON_VERSION and TLX_TRITON_ABI_FAMILY (the triton the plugin is built for, and the proven versions of its ABI) come from CMake"
 #endif
 
 namespace {
@@ -183,7 +187,24 @@ const DialectInfo kDialects[] = {
     {"tlx", TLX_ALIAS_VERSION, &registerTLXDialect},
 };
 
-const PluginInfo kPluginInfo = {
+// Triton's loader takes a plugin only if it declares exactly the running
+// triton's version. This one serves every proven version of its ABI family:
+// tlx_alias's start-up (which checked the installed triton) names the running
+// one in TLX_ALIAS_TRITON_VERSION; outside the family, or unnamed, the plugin
+// declares the version it was built for (and another triton refuses it).
+const char *declaredTritonVersion() {
+  static const std::string version = [] {
+    const char *running = std::getenv("TLX_ALIAS_TRITON_VERSION");
+    llvm::SmallVector<llvm::StringRef> family;
+    llvm::StringRef(TLX_TRITON_ABI_FAMILY).split(family, ',');
+    if (running && llvm::is_contained(family, llvm::StringRef(running)))
+      return std::string(running);
+    return std::string(TLX_TRITON_VERSION);
+  }();
+  return version.c_str();
+}
+
+PluginInfo kPluginInfo = {
     /*apiVersion=*/2,
     /*pluginName=*/"tlx_alias",
     /*pluginVersion=*/TLX_ALIAS_VERSION,
@@ -200,5 +221,6 @@ const PluginInfo kPluginInfo = {
 
 extern "C" __attribute__((visibility("default"))) const PluginInfo *
 tritonGetPluginInfo() {
+  kPluginInfo.tritonVersion = declaredTritonVersion();
   return &kPluginInfo;
 }
