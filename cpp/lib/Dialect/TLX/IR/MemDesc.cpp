@@ -169,11 +169,15 @@ int64_t MemDescInfo::elementBits() const {
   return 0;
 }
 
-int64_t MemDescInfo::bytesPerBuffer() const {
+int64_t MemDescInfo::elementsPerBuffer() const {
   int64_t elements = 1;
   for (int64_t dim : llvm::drop_begin(shape))
     elements *= dim;
-  return llvm::divideCeil(elements * elementBits(), 8);
+  return elements;
+}
+
+int64_t MemDescInfo::bytesPerBuffer() const {
+  return llvm::divideCeil(elementsPerBuffer() * elementBits(), 8);
 }
 
 namespace {

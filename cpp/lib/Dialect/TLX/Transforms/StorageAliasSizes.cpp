@@ -30,9 +30,7 @@ int64_t getBufferUnits(const MemDescInfo &info) {
     return getTmemColumns(ArrayRef(info.shape).drop_front(), info.elementBits(),
                           info.encoding);
   // Padded layouts: the padding after each buffer belongs to it.
-  int64_t elements = 1;
-  for (int64_t dim : llvm::drop_begin(info.shape))
-    elements *= dim;
+  int64_t elements = info.elementsPerBuffer();
   int64_t stride = getSharedBufferStride(elements, info.encoding);
   if (stride == elements)
     return info.bytesPerBuffer();

@@ -57,12 +57,9 @@ FailureOr<ViewLayout> getViewLayout(Type originalType, BufferPlacement placement
   int64_t slot = std::gcd(bytes, std::gcd(offset, stride));
   for (const Subtile &level : placement.subtiles)
     slot = std::gcd(slot, level.unitsBetween);
-  int64_t elements = 1;
-  for (int64_t dim : llvm::drop_begin(info->shape))
-    elements *= dim;
   // A padded layout whose buffers memdesc_index does not step by the
   // engine's buffer size (see isPaddingPerBuffer) is reached through slots.
-  bool indexable = isPaddingPerBuffer(elements, info->encoding);
+  bool indexable = isPaddingPerBuffer(info->elementsPerBuffer(), info->encoding);
   auto setIndexMap = [&](int64_t unit) {
     layout.scale = stride / unit;
     layout.offsetSlots = offset / unit;

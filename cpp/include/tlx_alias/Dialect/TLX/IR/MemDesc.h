@@ -41,6 +41,8 @@ struct MemDescInfo {
   int64_t numBuffers() const { return shape.empty() ? 0 : shape.front(); }
   /// Bits of one element (pointers count 64); 0 if unknown.
   int64_t elementBits() const;
+  /// Elements of one buffer: the product of all dims but the first.
+  int64_t elementsPerBuffer() const;
   /// Bytes of one buffer (all dims but the first), sub-byte types rounded up.
   int64_t bytesPerBuffer() const;
 };
