@@ -38,6 +38,17 @@ def run_python(code, env_update=None, check=True, script_path=None):
     return proc
 
 
+def fake_triton(tmp_path, version):
+    """A site dir whose `triton` is another version (never importable)."""
+    pkg = tmp_path / "triton"
+    pkg.mkdir()
+    (pkg / "__init__.py").write_text("raise RuntimeError('fake triton imported')\n")
+    dist = tmp_path / f"triton-{version}.dist-info"
+    dist.mkdir()
+    (dist / "METADATA").write_text(f"Metadata-Version: 2.1\nName: triton\nVersion: {version}\n")
+    return str(tmp_path)
+
+
 @pytest.fixture
 def python_run():
     return run_python

@@ -4,7 +4,7 @@ import textwrap
 
 from tlx_alias._triton_version import PROVEN_TRITON, abi_family
 
-from conftest import ROOT, run_python
+from conftest import ROOT, fake_triton, run_python
 
 PROBE = "import triton._C.libtriton as lt; print(sorted(n for n in dir(lt.passes.plugin) if n.startswith('tlx')))"
 EXPECTED_PASSES = str(sorted(['tlx_check_hazards', 'tlx_convert_async_waits', 'tlx_convert_local_memory', 'tlx_convert_mma', 'tlx_convert_tma', 'tlx_dot_operands_in_place', 'tlx_jit_lowering', 'tlx_keep_casts_for_tlx_ops', 'tlx_lower', 'tlx_rewrite_local_alias', 'tlx_storage_alias_lowering', 'tlx_sync_before_leader_arrive']))
@@ -60,19 +60,8 @@ def _refusal(installed, built_for=None):
             f"but triton {installed} is installed: pip install triton=={built_for}")
 
 
-def _fake_triton(tmp_path, version):
-    """A site dir whose `triton` is another version (never importable)."""
-    pkg = tmp_path / "triton"
-    pkg.mkdir()
-    (pkg / "__init__.py").write_text("raise RuntimeError('fake triton imported')\n")
-    dist = tmp_path / f"triton-{version}.dist-info"
-    dist.mkdir()
-    (dist / "METADATA").write_text(f"Metadata-Version: 2.1\nName: triton\nVersion: {version}\n")
-    return str(tmp_path)
-
-
 def test_other_triton_version_is_refused_with_one_line(tmp_path):
-    site = _fake_triton(tmp_path, OTHER)
+    site = fake_triton(tmp_path, OTHER)
     proc = run_python(
         "import os, sys\n"
         "try:\n"
@@ -89,7 +78,7 @@ def test_other_triton_version_is_refused_with_one_line(tmp_path):
 
 
 def test_version_error_is_one_line_on_stderr(tmp_path):
-    site = _fake_triton(tmp_path, OTHER)
+    site = fake_triton(tmp_path, OTHER)
     proc = run_python("import tlx_alias", {"PYTHONPATH": site + os.pathsep + os.environ.get("PYTHONPATH", "")},
                       check=False)
     assert proc.returncode == 1
@@ -133,12 +122,12 @@ def test_a_plugin_serves_every_triton_of_its_abi_family(tmp_path):
     assert family == ("3.7.0", "3.7.1") or BUILT_FOR == "3.8.0"
     for installed in family:
         (tmp_path / installed).mkdir()
-        site = _fake_triton(tmp_path / installed, installed)
+        site = fake_triton(tmp_path / installed, installed)
         # The guard passes; importing the (fake, unimportable) triton is what fails.
         proc = run_python("import tlx_alias", {"PYTHONPATH": site + os.pathsep + os.environ.get("PYTHONPATH", ""),
                                                "TRITON_PLUGIN_PATHS": None}, check=False)
         assert "RuntimeError: fake triton imported" in proc.stderr and "TritonVersionError" not in proc.stderr
-    site = _fake_triton(tmp_path, OTHER)
+    site = fake_triton(tmp_path, OTHER)
     proc = run_python("import tlx_alias", {"PYTHONPATH": site + os.pathsep + os.environ.get("PYTHONPATH", "")},
                       check=False)
     assert proc.stderr == "TritonVersionError: " + _refusal(OTHER) + "\n"

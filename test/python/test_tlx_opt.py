@@ -7,7 +7,7 @@ import sys
 
 import pytest
 
-from conftest import ROOT
+from conftest import ROOT, fake_triton
 from tlx_alias._triton_version import PROVEN_TRITON, abi_family
 
 SPEC = ('module {\n  tt.func @k() {\n'
@@ -171,13 +171,8 @@ def test_other_triton_version_is_one_line(tmp_path):
     built_for = subprocess.run([sys.executable, "-c", "import tlx_alias; print(tlx_alias.SUPPORTED_TRITON)"],
                                capture_output=True, text=True, check=True).stdout.strip()
     other = next(v for v in PROVEN_TRITON if v not in abi_family(built_for))
-    pkg = tmp_path / "triton"
-    pkg.mkdir()
-    (pkg / "__init__.py").write_text("raise RuntimeError('fake triton imported')\n")
-    dist = tmp_path / f"triton-{other}.dist-info"
-    dist.mkdir()
-    (dist / "METADATA").write_text(f"Metadata-Version: 2.1\nName: triton\nVersion: {other}\n")
-    env = dict(os.environ, PYTHONPATH=str(tmp_path) + os.pathsep + os.environ.get("PYTHONPATH", ""))
+    site = fake_triton(tmp_path, other)
+    env = dict(os.environ, PYTHONPATH=site + os.pathsep + os.environ.get("PYTHONPATH", ""))
     script = os.path.join(os.path.dirname(sys.executable), "tlx-opt")
     for command in ([script, "--help"], [sys.executable, "-m", "tlx_alias.opt", "-"]):
         proc = subprocess.run(command, capture_output=True, text=True, timeout=300, env=env, input=SPEC)
