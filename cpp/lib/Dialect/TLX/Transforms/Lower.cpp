@@ -30,9 +30,9 @@ struct TLXLowerPass : impl::TLXLowerBase<TLXLowerPass> {
     if (!hasTLX)
       return;
     OpPassManager pipeline(ModuleOp::getOperationName());
-    pipeline.addPass(createTLXStorageAliasLowering({memoryMap}));
+    pipeline.addPass(createTLXStorageAliasLowering({memoryMap, exactViews}));
     pipeline.addPass(createCanonicalizerPass());
-    pipeline.addPass(createTLXRewriteLocalAlias());
+    pipeline.addPass(createTLXRewriteLocalAlias({exactViews}));
     if (failed(runPipeline(pipeline, module)))
       signalPassFailure();
   }

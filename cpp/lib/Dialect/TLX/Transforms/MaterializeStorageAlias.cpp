@@ -19,7 +19,7 @@ static Operation *createStorage(OpBuilder &builder, const SpecPlan &plan) {
   auto emitError = [&] { return spec.emitOpError(); };
   if (plan.storage == StorageKind::smem)
     return createSharedStorage(builder, spec.getLoc(), plan.sizeUnits,
-                               plan.alignment, emitError);
+                               plan.alignment, plan.exactViews, emitError);
   int64_t columns = plan.sizeUnits;
   if (columns > kTmemColumns) {
     spec.emitOpError("storage_alias_spec needs ")
@@ -106,8 +106,10 @@ LogicalResult materializeStorageAliases(MutableArrayRef<SpecPlan> plans,
     Value base = storage->getResult(0);
     for (AllocInfo &alloc : plan.allocs) {
       BufferPlacement placement = plan.placements.lookup(alloc.op);
-      FailureOr<ViewLayout> layout = getViewLayout(
-          alloc.op.getType(), placement, [&] { return alloc.op.emitOpError(); });
+      FailureOr<ViewLayout> layout =
+          getViewLayout(alloc.op.getType(), placement,
+                        plan.exactViews ? plan.allocatedUnits() : 0,
+                        [&] { return alloc.op.emitOpError(); });
       if (failed(layout))
         return failure();
       planned.push_back({&alloc, *layout});

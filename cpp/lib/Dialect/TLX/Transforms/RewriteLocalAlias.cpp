@@ -6,7 +6,8 @@
 // replaced by a byte allocation that is (ttg.local_alloc) or by a wider
 // ttng.tmem_alloc, and the root's own uses get a reinterpret to its type.
 // Triton's allocator, membar analysis and LLVM lowering then see one buffer
-// and plain views of it.
+// and plain views of it. Under exact views (triton 3.8) every view spans the
+// whole base, so views smaller than it are widened to more buffers.
 
 #include "tlx_alias/Dialect/TLX/IR/Dialect.h"
 #include "tlx_alias/Dialect/TLX/Transforms/Passes.h"
@@ -44,33 +45,76 @@ struct RootViews {
   SmallVector<LocalAliasOp> views;
 };
 
-LogicalResult rewriteRoot(RootViews &group) {
+// Units of storage one view spans, and one of its buffers (exact views
+// widen a view to the base in whole buffers).
+int64_t viewUnits(const MemDescInfo &info, bool isShared) {
+  return isShared ? totalBytes(info) : tmemColumns(info);
+}
+int64_t bufferUnits(const MemDescInfo &info, bool isShared) {
+  if (info.shape.size() < 2)
+    return viewUnits(info, isShared);
+  return isShared ? totalBytes(info) / info.numBuffers() : getBufferUnits(info);
+}
+
+// Exact views: `value` (of the type a view had) becomes a reinterpret of
+// `base` that spans it whole, `base / buffer` buffers of that type, retyped
+// along its uses by the storage-alias access rewriter.
+LogicalResult widenView(Value value, int64_t baseUnits, bool isShared,
+                        SmallVectorImpl<PaddedView> &widened,
+                        function_ref<InFlightDiagnostic()> emitError) {
+  MemDescInfo info = *getMemDescInfo(value.getType());
+  int64_t buffer = bufferUnits(info, isShared);
+  if (viewUnits(info, isShared) == baseUnits)
+    return success();
+  if (info.shape.size() < 2)
+    return emitError() << "cannot view " << value.getType() << " in a storage of "
+                       << baseUnits << (isShared ? " bytes" : " columns")
+                       << " under triton 3.8, which reinterprets only views of "
+                          "the whole storage: give it a buffer dimension";
+  FailureOr<ViewLayout> layout =
+      getViewLayout(value.getType(), BufferPlacement{0, buffer, {}}, baseUnits, emitError);
+  if (failed(layout))
+    return failure();
+  widened.push_back({value, *layout});
+  return success();
+}
+
+LogicalResult rewriteRoot(RootViews &group, bool exactViews) {
   Operation *root = group.root;
   Value rootValue = root->getResult(0);
   MemDescInfo rootInfo = *getMemDescInfo(rootValue.getType());
   bool isShared = isOpNamed(root, ttg_names::kLocalAlloc);
   auto emitError = [&] { return root->emitOpError(); };
 
-  // What the base must hold.
-  int64_t bytes = totalBytes(rootInfo), columns = tmemColumns(rootInfo);
+  // What the base must hold: every view, and under exact views a whole
+  // number of each one's buffers.
+  int64_t units = viewUnits(rootInfo, isShared);
+  int64_t multiple = bufferUnits(rootInfo, isShared);
   int64_t alignment = isShared ? getLocalAllocAlignment(root) : 0;
+  bool allEqual = true;
   for (LocalAliasOp view : group.views) {
     MemDescInfo info = *getMemDescInfo(view.getType());
-    bytes = std::max(bytes, totalBytes(info));
-    columns = std::max(columns, tmemColumns(info));
+    units = std::max(units, viewUnits(info, isShared));
+    multiple = std::max(multiple, bufferUnits(info, isShared));
+    allEqual &= viewUnits(info, isShared) == viewUnits(rootInfo, isShared);
     if (isShared)
       alignment = std::max(alignment, getSharedEncodingAlignment(info.encoding));
   }
+  if (exactViews)
+    units = llvm::alignTo(units, multiple);
+  // Tensor memory is allocated in powers of two of at least 32 columns.
+  int64_t baseUnits = isShared ? units : roundTmemColumns(units);
 
   Value base = rootValue;
-  bool fits = isShared ? (totalBytes(rootInfo) >= bytes &&
-                          getLocalAllocAlignment(root) >= alignment)
-                       : tmemColumns(rootInfo) >= columns;
+  bool aligned = !isShared || getLocalAllocAlignment(root) >= alignment;
+  bool fits = aligned && (exactViews ? allEqual : viewUnits(rootInfo, isShared) >= units);
+  SmallVector<PaddedView> widened;
   if (!fits) {
     OpBuilder builder(root);
     Operation *newBase =
-        isShared ? createSharedStorage(builder, root->getLoc(), bytes, alignment, emitError)
-                 : createTensorStorage(builder, root->getLoc(), columns, emitError);
+        isShared ? createSharedStorage(builder, root->getLoc(), units, alignment,
+                                       exactViews, emitError)
+                 : createTensorStorage(builder, root->getLoc(), units, emitError);
     if (!newBase)
       return failure();
     base = newBase->getResult(0);
@@ -78,6 +122,8 @@ LogicalResult rewriteRoot(RootViews &group) {
         createMemDescReinterpret(builder, root->getLoc(), base, rootValue.getType());
     rootValue.replaceAllUsesWith(asRoot);
     root->erase();
+    if (exactViews && failed(widenView(asRoot, baseUnits, isShared, widened, emitError)))
+      return failure();
   }
 
   for (LocalAliasOp view : group.views) {
@@ -87,15 +133,21 @@ LogicalResult rewriteRoot(RootViews &group) {
                             : createMemDescReinterpret(builder, view.getLoc(),
                                                        base, view.getType());
     view.getResult().replaceAllUsesWith(reinterpret);
+    if (exactViews && !fits &&
+        failed(widenView(reinterpret, baseUnits, isShared, widened,
+                         [&] { return view.emitOpError(); })))
+      return failure();
   }
   // Erase users before the views they use (chains of aliases).
   for (LocalAliasOp view : llvm::reverse(group.views))
     view.erase();
-  return success();
+  return rewritePaddedAccesses(widened);
 }
 
 struct TLXRewriteLocalAliasPass
     : impl::TLXRewriteLocalAliasBase<TLXRewriteLocalAliasPass> {
+  using Base::Base;
+
   void runOnOperation() override {
     llvm::MapVector<Operation *, RootViews> groups;
     WalkResult result = getOperation().walk([&](LocalAliasOp view) {
@@ -119,7 +171,7 @@ struct TLXRewriteLocalAliasPass
     if (result.wasInterrupted())
       return signalPassFailure();
     for (auto &entry : groups)
-      if (failed(rewriteRoot(entry.second)))
+      if (failed(rewriteRoot(entry.second, exactViews)))
         return signalPassFailure();
   }
 };

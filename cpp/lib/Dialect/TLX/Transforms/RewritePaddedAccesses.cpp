@@ -103,7 +103,7 @@ private:
         return diag << "; reinterpret one buffer (after ttg.memdesc_index) instead";
       }
       FailureOr<ViewLayout> derived = getViewLayout(
-          user->getResult(0).getType(), layout.placement,
+          user->getResult(0).getType(), layout.placement, layout.storageUnits,
           [&] {
             return user->emitOpError("cannot follow a storage alias view (")
                    << describe(layout) << "): ";

@@ -36,7 +36,7 @@ struct TLXStorageAliasLoweringPass
       return signalPassFailure();
 
     std::vector<SpecPlan> plans;
-    if (failed(computeStorageAliasSizes(module, plans)) ||
+    if (failed(computeStorageAliasSizes(module, exactViews, plans)) ||
         failed(assignStorageAliasOffsets(module, plans)))
       return signalPassFailure();
 

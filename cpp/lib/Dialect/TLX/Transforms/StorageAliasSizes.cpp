@@ -25,6 +25,10 @@ int64_t SpecPlan::unitBytes() const {
   return storage == StorageKind::tmem ? kTmemBytesPerColumn : 1;
 }
 
+int64_t SpecPlan::allocatedUnits() const {
+  return storage == StorageKind::tmem ? roundTmemColumns(sizeUnits) : sizeUnits;
+}
+
 int64_t getBufferUnits(const MemDescInfo &info) {
   if (info.storageKind() == StorageKind::tmem)
     return getTmemColumns(ArrayRef(info.shape).drop_front(), info.elementBits(),
@@ -37,14 +41,40 @@ int64_t getBufferUnits(const MemDescInfo &info) {
   return llvm::divideCeil(stride * info.elementBits(), 8);
 }
 
-int64_t getBufferAlignment(const MemDescInfo &info, StorageKind storage) {
+int64_t getBufferAlignment(const MemDescInfo &info, StorageKind storage,
+                           bool exactViews) {
   // Tensor memory is indexed in whole buffers (memdesc_index steps by a
   // buffer's columns), so, as TLX does, each buffer starts on a multiple of
   // its own column count: distinct children and the stride are aligned to
-  // the largest leaf's columns.
+  // the largest leaf's columns. Exact views index shared memory the same
+  // way (a buffer's view is a whole-storage reinterpret, then an index).
   if (storage == StorageKind::tmem)
     return std::max<int64_t>(1, getBufferUnits(info));
-  return std::max<int64_t>(128, getSharedEncodingAlignment(info.encoding));
+  int64_t alignment = std::max<int64_t>(128, getSharedEncodingAlignment(info.encoding));
+  if (exactViews)
+    alignment = std::max(alignment, getBufferUnits(info));
+  return alignment;
+}
+
+// Where the storage itself must start: what its buffers' layouts need
+// (exact views align buffers within it, not the storage).
+static int64_t getStorageAlignment(const SpecPlan &plan) {
+  int64_t alignment = 1;
+  for (const AllocInfo &alloc : plan.allocs)
+    alignment = std::max(alignment, getBufferAlignment(alloc.type, plan.storage,
+                                                       /*exactViews=*/false));
+  return alignment;
+}
+
+// Exact views span the whole storage in whole buffers: its size is a
+// multiple of every buffer's (each a power of two, as their alignments).
+static int64_t roundForExactViews(const SpecPlan &plan, int64_t units) {
+  if (!plan.exactViews)
+    return units;
+  int64_t multiple = 1;
+  for (const AllocInfo &alloc : plan.allocs)
+    multiple = std::max(multiple, alloc.alignment);
+  return llvm::alignTo(units, multiple);
 }
 
 int64_t BufferPlacement::startOf(int64_t i) const {
@@ -107,8 +137,8 @@ static LogicalResult collectUsers(SpecPlan &plan,
     if (auto alloc = dyn_cast<StorageAliasLocalAllocOp>(user)) {
       std::optional<MemDescInfo> info = getMemDescInfo(alloc.getType());
       assert(info && "verified by StorageAliasLocalAllocOp");
-      plan.allocs.push_back(
-          {alloc, *info, getBufferUnits(*info), getBufferAlignment(*info, plan.storage)});
+      plan.allocs.push_back({alloc, *info, getBufferUnits(*info),
+                             getBufferAlignment(*info, plan.storage, plan.exactViews)});
     } else if (auto overlap = dyn_cast<SetBufferOverlapOp>(user)) {
       plan.extraOverlaps.push_back(overlap);
     } else {
@@ -134,15 +164,14 @@ static LogicalResult collectUsers(SpecPlan &plan,
 
 static LogicalResult sizeWithoutOverlap(SpecPlan &plan) {
   int64_t required = 0;
-  for (const AllocInfo &alloc : plan.allocs) {
+  for (const AllocInfo &alloc : plan.allocs)
     required = std::max(required, alloc.type.numBuffers() * alloc.unitsPerBuffer);
-    plan.alignment = std::max(plan.alignment, alloc.alignment);
-  }
+  plan.alignment = getStorageAlignment(plan);
   plan.requiredUnits = required;
   std::optional<int64_t> explicitSize = explicitUnits(plan);
   if (explicitSize && *explicitSize < required)
     return emitTooSmall(plan, *plan.spec.getBufferSizeBytes(), required);
-  plan.sizeUnits = explicitSize.value_or(required);
+  plan.sizeUnits = roundForExactViews(plan, explicitSize.value_or(required));
   // Every allocation starts at the base and keeps its natural stride.
   for (const AllocInfo &alloc : plan.allocs)
     plan.placements[alloc.op] = {0, alloc.unitsPerBuffer, {}};
@@ -181,7 +210,7 @@ static LogicalResult sizeWithOverlap(SpecPlan &plan) {
   // needs, each as large as the tree.
   plan.numBuffers = countBufferIndices(plan.overlap.getOverlapDef(), 1);
   NodeSize tree = getNodeSize(plan.overlap.getOverlapDef(), plan);
-  plan.alignment = tree.alignment;
+  plan.alignment = plan.exactViews ? getStorageAlignment(plan) : tree.alignment;
   int64_t neededStride = llvm::alignTo(tree.units, tree.alignment);
   int64_t required = plan.numBuffers * neededStride;
   plan.requiredUnits = required;
@@ -194,7 +223,7 @@ static LogicalResult sizeWithOverlap(SpecPlan &plan) {
   // The user's size fixes the stride. A buffer that cannot fit alone is a
   // size error here; a distinct group that does not fit is reported at that
   // group when offsets are assigned.
-  plan.sizeUnits = *explicitSize;
+  plan.sizeUnits = roundForExactViews(plan, *explicitSize);
   plan.unitsBetweenBuffers =
       llvm::alignDown(*explicitSize / plan.numBuffers, tree.alignment);
   for (const AllocInfo &alloc : plan.allocs)
@@ -203,7 +232,7 @@ static LogicalResult sizeWithOverlap(SpecPlan &plan) {
   return success();
 }
 
-LogicalResult computeStorageAliasSizes(ModuleOp module,
+LogicalResult computeStorageAliasSizes(ModuleOp module, bool exactViews,
                                        std::vector<SpecPlan> &plans) {
   SmallVector<StorageAliasSpecOp> specs;
   DenseMap<Operation *, unsigned> order; // program order, for sorting users
@@ -216,6 +245,7 @@ LogicalResult computeStorageAliasSizes(ModuleOp module,
     SpecPlan plan;
     plan.spec = spec;
     plan.storage = spec.getStorage();
+    plan.exactViews = exactViews;
     if (failed(collectUsers(plan, order)))
       return failure();
     if (plan.allocs.empty()) {

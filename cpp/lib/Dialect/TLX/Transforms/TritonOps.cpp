@@ -71,12 +71,16 @@ SmallVector<BlockArgument> getWarpSpecializeCaptureArgs(Operation *partitions,
 }
 
 Operation *createSharedStorage(OpBuilder &builder, Location loc, int64_t bytes,
-                               int64_t alignment,
+                               int64_t alignment, bool exactViews,
                                function_ref<InFlightDiagnostic()> emitError) {
   MLIRContext *context = builder.getContext();
   MemDescInfo storage;
   storage.isMutable = true;
   storage.shape = {bytes};
+  if (exactViews) {
+    int64_t row = bytes & -bytes;
+    storage.shape = {bytes / row, row};
+  }
   storage.elementType = IntegerType::get(context, 8);
   storage.encoding = parseAttributeText(context, kBytesEncoding, emitError);
   storage.memorySpace = parseAttributeText(context, "#ttg.shared_memory", emitError);

@@ -15,6 +15,11 @@
 //    indexed slot is reinterpreted to the buffer's type. Buffers start where
 //    the layout engine put them, which is aligned for their layout, so the
 //    reinterpreted view addresses exactly the same bytes.
+//
+// Exact views (triton 3.8: a reinterpret keeps the logical size) span the
+// whole storage: the standard view's leading dimension is storage / B, and a
+// slot is only ever the whole buffer (u == B), which the layout engine
+// ensures by aligning each buffer to its size.
 
 #include "tlx_alias/Dialect/TLX/Transforms/StorageAliasLowering.h"
 #include "tlx_alias/Dialect/TLX/Transforms/TritonOps.h"
@@ -31,7 +36,31 @@ static MemDescInfo withShape(MemDescInfo info, ArrayRef<int64_t> shape) {
   return info;
 }
 
+// Under exact views, why a placement cannot be expressed (or nothing).
+// Tensor-memory placements are checked below, as for every triton.
+static LogicalResult checkExactPlacement(const MemDescInfo &info, int64_t bytes,
+                                         int64_t slot, int64_t storageUnits,
+                                         const BufferPlacement &placement,
+                                         function_ref<InFlightDiagnostic()> emitError) {
+  bool tmem = info.storageKind() == StorageKind::tmem;
+  if (!tmem && getBufferUnits(info) != info.bytesPerBuffer())
+    return emitError() << "cannot place a buffer of a padded shared layout ("
+                       << info.encoding
+                       << ") in a storage_alias_spec under triton 3.8, which "
+                          "reinterprets only between views of one padding";
+  StringRef unit = tmem ? " columns" : " bytes";
+  if ((!tmem && slot != bytes) || storageUnits % bytes)
+    return emitError() << "cannot place a buffer of " << bytes << unit << " at offset "
+                       << placement.offset << " with " << placement.unitsBetweenBuffers
+                       << unit << " between buffers in a storage of " << storageUnits
+                       << unit
+                       << " under triton 3.8: the offsets, the stride and the "
+                          "storage must be multiples of the buffer's size";
+  return success();
+}
+
 FailureOr<ViewLayout> getViewLayout(Type originalType, BufferPlacement placement,
+                                    int64_t storageUnits,
                                     function_ref<InFlightDiagnostic()> emitError) {
   std::optional<MemDescInfo> info = getMemDescInfo(originalType);
   if (!info || info->shape.size() < 2)
@@ -43,6 +72,7 @@ FailureOr<ViewLayout> getViewLayout(Type originalType, BufferPlacement placement
   layout.placement = placement;
   layout.offset = placement.offset;
   layout.unitsBetweenBuffers = placement.unitsBetweenBuffers;
+  layout.storageUnits = storageUnits;
   int64_t num = info->numBuffers();
   // Bytes, or columns in tensor memory.
   int64_t bytes = getBufferUnits(*info);
@@ -60,6 +90,9 @@ FailureOr<ViewLayout> getViewLayout(Type originalType, BufferPlacement placement
   // A padded layout whose buffers memdesc_index does not step by the
   // engine's buffer size (see isPaddingPerBuffer) is reached through slots.
   bool indexable = isPaddingPerBuffer(info->elementsPerBuffer(), info->encoding);
+  if (storageUnits &&
+      failed(checkExactPlacement(*info, bytes, slot, storageUnits, placement, emitError)))
+    return failure();
   auto setIndexMap = [&](int64_t unit) {
     layout.scale = stride / unit;
     layout.offsetSlots = offset / unit;
@@ -69,7 +102,7 @@ FailureOr<ViewLayout> getViewLayout(Type originalType, BufferPlacement placement
   if (slot == bytes && indexable) {
     setIndexMap(bytes);
     SmallVector<int64_t> shape(info->shape);
-    shape.front() = lastStart / bytes + 1;
+    shape.front() = storageUnits ? storageUnits / bytes : lastStart / bytes + 1;
     if (shape.front() == num && layout.scale == 1 && layout.offsetSlots == 0 &&
         layout.subtileSlots.empty()) {
       layout.viewType = originalType;

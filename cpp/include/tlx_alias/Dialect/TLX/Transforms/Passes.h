@@ -7,6 +7,13 @@
 
 namespace mlir::triton::tlx {
 
+/// Whether views follow triton 3.8's memdesc rules unless a pass option says
+/// otherwise: on when the plugin is built for a triton that enforces them.
+#ifndef TLX_EXACT_VIEWS_DEFAULT
+#define TLX_EXACT_VIEWS_DEFAULT 0
+#endif
+inline constexpr bool kExactViewsByDefault = TLX_EXACT_VIEWS_DEFAULT;
+
 #define GEN_PASS_DECL
 #include "tlx_alias/Dialect/TLX/Transforms/Passes.h.inc"
 

@@ -26,13 +26,25 @@ def TLXStorageAliasLowering : Pass<"tlx-storage-alias-lowering", "mlir::ModuleOp
        view (through reinterprets, aliases, warp_specialize captures and
        control flow) indexes `scale * i + offset_slots`.
 
+    With `exact-views` (what triton 3.8 accepts), every buffer starts at a
+    multiple of its own size (its alignment is its size), the storage is a
+    multiple of every buffer, and each view spans the whole storage
+    (`N / bytes-per-buffer` buffers), so that every `ttg.memdesc_reinterpret`
+    keeps the logical size; a placement that cannot be expressed so is an
+    error. Without it (triton 3.7), buffers are packed at their layouts'
+    alignment and reached through byte slots where needed.
+
     With `memory-map=<file>`, the layout of every spec (size, and each
     view's offset, stride, buffer size and expanded shape) is appended to
     the file as one JSON object per line.
   }];
   let options = [
     Option<"memoryMap", "memory-map", "std::string", /*default=*/"\"\"",
-           "Append each spec's layout to this file (JSON lines)">
+           "Append each spec's layout to this file (JSON lines)">,
+    Option<"exactViews", "exact-views", "bool", /*default=*/"kExactViewsByDefault",
+           "Only views triton 3.8 accepts: each buffer at a multiple of its own "
+           "size, each reinterpret of the whole allocation (default: on when "
+           "built for triton 3.8)">
   ];
   let dependentDialects = ["mlir::arith::ArithDialect"];
 }
@@ -45,7 +57,20 @@ def TLXRewriteLocalAlias : Pass<"tlx-rewrite-local-alias", "mlir::ModuleOp"> {
     aligned enough for every view, and each view becomes a
     `ttg.memdesc_reinterpret` of it, so that Triton's allocator, barrier
     analysis and LLVM lowering only see stock ops.
+
+    With `exact-views` (triton 3.8's rule: a reinterpret keeps the logical
+    size and never starts from a subview) the base is a byte allocation
+    `(N/G) x G x i8` sized to a multiple of every view's buffer, and each
+    view is widened to `(N/B) x ...` of its buffers before it is
+    reinterpreted; its indices stay as they were.
   }];
+  let options = [
+    Option<"exactViews", "exact-views", "bool", /*default=*/"kExactViewsByDefault",
+           "Only views triton 3.8 accepts: each buffer at a multiple of its own "
+           "size, each reinterpret of the whole allocation (default: on when "
+           "built for triton 3.8)">
+  ];
+  let dependentDialects = ["mlir::arith::ArithDialect"];
 }
 
 def TLXConvertLocalMemory : Pass<"tlx-convert-local-memory", "mlir::ModuleOp"> {
@@ -191,7 +216,11 @@ def TLXLower : Pass<"tlx-lower", "mlir::ModuleOp"> {
   }];
   let options = [
     Option<"memoryMap", "memory-map", "std::string", /*default=*/"\"\"",
-           "Append each spec's layout to this file (JSON lines)">
+           "Append each spec's layout to this file (JSON lines)">,
+    Option<"exactViews", "exact-views", "bool", /*default=*/"kExactViewsByDefault",
+           "Only views triton 3.8 accepts: each buffer at a multiple of its own "
+           "size, each reinterpret of the whole allocation (default: on when "
+           "built for triton 3.8)">
   ];
   let dependentDialects = ["mlir::arith::ArithDialect"];
 }

@@ -58,6 +58,7 @@ struct BufferPlacement {
 struct SpecPlan {
   StorageAliasSpecOp spec;
   StorageKind storage;
+  bool exactViews = false;               // triton 3.8's view rules (see Passes.td)
   SmallVector<AllocInfo> allocs;         // in program order
   SetBufferOverlapOp overlap;            // the tree, or null
   SmallVector<SetBufferOverlapOp> extraOverlaps; // duplicates (an error)
@@ -71,6 +72,9 @@ struct SpecPlan {
   const AllocInfo *find(Operation *op) const;
   /// Bytes per unit: 1 in shared memory, a column (512) in tensor memory.
   int64_t unitBytes() const;
+  /// Units of the allocation made for the spec: tensor memory is allocated
+  /// in powers of two of at least 32 columns.
+  int64_t allocatedUnits() const;
 };
 
 /// Units and alignment a reuse-group node needs per buffer index of its
@@ -83,8 +87,9 @@ NodeSize getNodeSize(Value element, const SpecPlan &plan);
 
 /// Alignment of one buffer of `info` in its storage, in units: 128 B at least
 /// in shared memory (more for NVMMA swizzles), its own column count in
-/// tensor memory.
-int64_t getBufferAlignment(const MemDescInfo &info, StorageKind storage);
+/// tensor memory; with exact views, its own size in shared memory too.
+int64_t getBufferAlignment(const MemDescInfo &info, StorageKind storage,
+                           bool exactViews);
 
 /// The units one buffer of a multi-buffered `info` takes in its storage:
 /// bytes in shared memory, Triton's TMEM column count in tensor memory.
@@ -98,7 +103,8 @@ inline constexpr int64_t kTmemBytesPerColumn = 128 * 4;
 /// `viewType`. When the placement is a multiple of the buffer size the view
 /// keeps the user's type with a longer leading dimension; otherwise the view
 /// is a row of `slotBytes`-byte slots and each indexed slot is reinterpreted
-/// back to the buffer type.
+/// back to the buffer type. With exact views (storageUnits != 0) the view
+/// spans the whole storage, as triton 3.8's reinterpret requires.
 struct ViewLayout {
   Type originalType; // [num, ...] as the user wrote it
   Type viewType;     // what the view becomes
@@ -110,6 +116,7 @@ struct ViewLayout {
   // index i becomes scale * q + offsetSlots + sum r_l * slots_l.
   SmallVector<std::pair<int64_t, int64_t>, 1> subtileSlots;
   int64_t slotBytes = 0; // 0: standard view (slot == buffer)
+  int64_t storageUnits = 0; // exact views: units of the storage viewed
 
   bool isIdentity() const {
     return viewType == originalType && scale == 1 && offsetSlots == 0 &&
@@ -122,9 +129,11 @@ struct ViewLayout {
   }
 };
 
-/// The layout of `originalType` placed at `placement`; fails (reporting
-/// through emitError) when Triton cannot express it.
+/// The layout of `originalType` placed at `placement` in a storage of
+/// `storageUnits` (0: no exact views, the view reaches its last buffer);
+/// fails (reporting through emitError) when Triton cannot express it.
 FailureOr<ViewLayout> getViewLayout(Type originalType, BufferPlacement placement,
+                                    int64_t storageUnits,
                                     function_ref<InFlightDiagnostic()> emitError);
 
 /// A view that step 3 created and step 4 must rewrite the accesses of.
@@ -134,7 +143,7 @@ struct PaddedView {
 };
 
 // Step 1: collects the specs and sizes each one (or checks its explicit size).
-LogicalResult computeStorageAliasSizes(ModuleOp module,
+LogicalResult computeStorageAliasSizes(ModuleOp module, bool exactViews,
                                        std::vector<SpecPlan> &plans);
 // Step 2: places every allocation of every spec; erases the overlap trees.
 LogicalResult assignStorageAliasOffsets(ModuleOp module,

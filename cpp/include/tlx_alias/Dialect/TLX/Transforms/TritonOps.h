@@ -67,9 +67,12 @@ SmallVector<BlockArgument> getWarpSpecializeCaptureArgs(Operation *partitions,
                                                         unsigned operandIndex);
 
 /// `ttg.local_alloc {alignment} : () -> !ttg.memdesc<bytes x i8>`: plain
-/// shared-memory storage for views. Null after reporting on failure.
+/// shared-memory storage for views. With `exactViews`, `bytes/G x G x i8`
+/// (G the largest power of two dividing bytes): triton 3.8 cannot build the
+/// linear layout of a 1-D descriptor whose size is not a power of two. Null
+/// after reporting on failure.
 Operation *createSharedStorage(OpBuilder &builder, Location loc, int64_t bytes,
-                               int64_t alignment,
+                               int64_t alignment, bool exactViews,
                                function_ref<InFlightDiagnostic()> emitError);
 
 /// `ttng.tmem_alloc : () -> !ttg.memdesc<128 x C x f32>` with C the columns
