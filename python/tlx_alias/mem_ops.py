@@ -10,8 +10,8 @@ from . import _ir
 from ._semantic_checks import single_buffer
 from ._tmem import access_attributes
 from .layouts import as_layout, default_shared_layout, tensor_memory_layout
-from .types import (buffered_tensor, mbarrier, memdesc_text, reuse_group, reuse_group_type,
-                    storage_alias_spec, storage_kind)
+from .types import (buffered_tensor, handle_value, mbarrier, memdesc_text, reuse_group,
+                    reuse_group_type, storage_alias_spec, storage_kind)
 
 
 class TLXDeprecationWarning(DeprecationWarning):
@@ -222,7 +222,7 @@ __all__ = ["local_alloc", "local_view", "local_load", "local_store", "set_buffer
            "reuse_group_type"]
 
 
-class async_token(tl_core.base_value):
+class async_token(handle_value):
     """Completion token of asynchronous copies (`!ttg.async.token`)."""
 
     def __init__(self, handle):
@@ -235,9 +235,6 @@ class async_token(tl_core.base_value):
 
     def _with_handle(self, handle):
         return async_token(handle)
-
-    def _flatten_ir(self, handles):
-        handles.append(self.handle)
 
 
 ASYNC_TOKEN = "!ttg.async.token"

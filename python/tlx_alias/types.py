@@ -89,7 +89,18 @@ class _handle_type(tl_core.base_type):
         return self.value._with_handle(handles[cursor]), cursor + 1
 
 
-class buffered_tensor(tl_core.base_value):
+class handle_value(tl_core.base_value):
+    """A frontend value of one IR handle."""
+
+    def _flatten_ir(self, handles):
+        handles.append(self.handle)
+
+    def _set_name(self, builder, name):
+        # triton 3.8 names the values a loop carries after their variables.
+        self.handle.set_loc(builder.create_name_loc(name, self.handle.get_loc()))
+
+
+class buffered_tensor(handle_value):
     """Local-memory buffers: `num` buffers of `shape` (multi-buffered, from
     local_alloc) or one buffer (`buf[i]`, `num is None`)."""
 
@@ -112,9 +123,6 @@ class buffered_tensor(tl_core.base_value):
     def _with_handle(self, handle):
         return type(self)(handle, self.dtype, self.shape, self.num, self.storage,
                           self.layout_text, self.spec, self.alloc_shape)
-
-    def _flatten_ir(self, handles):
-        handles.append(self.handle)
 
     @property
     def bits(self):
@@ -178,7 +186,7 @@ def _element_text(dtype):
 
 
 @_builtin_class
-class storage_alias_spec(tl_core.base_value):
+class storage_alias_spec(handle_value):
     """One region of local memory that several allocations may alias.
 
     Unsized (default), the compiler sizes it for its largest user (or for
@@ -233,9 +241,6 @@ class storage_alias_spec(tl_core.base_value):
 
     def _with_handle(self, handle):
         return storage_alias_spec(self._storage, self._buffer_size_bytes, _handle=handle)
-
-    def _flatten_ir(self, handles):
-        handles.append(self.handle)
 
     @tl_core.builtin
     def set_buffer_overlap(self, overlap_def, _semantic=None):
