@@ -6,7 +6,9 @@
 // each view spans the storage in whole buffers, (N / B) x ...; each buffer
 // starts at a multiple of its own size B (its alignment is B), and N is a
 // multiple of every B. The byte storage is (N / G) x G x i8: 3.8 cannot lay
-// out a 1-D descriptor whose size is not a power of two.
+// out a 1-D descriptor whose size is not a power of two. An overlap tree is
+// laid out ring by ring where that is smaller and keeps its promise
+// (StorageAliasRings.cpp), else interleaved with each index padded.
 
 #shared = #ttg.swizzled_shared<{vec = 1, perPhase = 1, maxPhase = 1, order = [1, 0]}>
 #nvmma = #ttg.nvmma_shared<{swizzlingByteWidth = 128, transposed = false, elementBitWidth = 16}>
@@ -23,22 +25,19 @@
 // CHECK-DAG: #[[$T256:[a-z0-9_]+]] = #ttng.tensor_memory_encoding<blockM = 128, blockN = 256, colStride = 1>
 
 module attributes {"ttg.num-warps" = 4 : i32, "ttg.num-ctas" = 1 : i32, "ttg.threads-per-warp" = 32 : i32, ttg.target = "cuda:100"} {
-  // distinct(a: 8 KiB, b: 16 KiB): b starts at 16384, not 8192, so the stride is
-  // 32768 (24576 packed) and 2 x 32768 = 65536 bytes: a is index 4i of 8, b
-  // index 2i + 1 of 4.
+  // distinct(a: 8 KiB, b: 16 KiB) x 2. Interleaved, b would start at 16384
+  // of each index (a 32 KiB stride); ring by ring it takes the 48 KiB it
+  // takes packed: b's ring at 0 (the larger alignment first), a's at 32768,
+  // index i + 4 of 6.
   // CHECK-LABEL: tt.func @distinct_aligned_to_size(
   // CHECK-SAME: %[[I:arg[0-9]+]]: i32
-  // CHECK-NEXT: %[[BASE:.+]] = ttg.local_alloc {alignment = 128 : i32} : () -> !ttg.memdesc<1x65536xi8, #[[$BYTES]], #smem, mutable>
-  // CHECK-NEXT: %[[A:.+]] = ttg.memdesc_reinterpret %[[BASE]] : !ttg.memdesc<1x65536xi8, #[[$BYTES]], #smem, mutable> -> !ttg.memdesc<8x32x64xf32, #[[$SHARED]], #smem, mutable>
-  // CHECK-NEXT: %[[B:.+]] = ttg.memdesc_reinterpret %[[BASE]] : !ttg.memdesc<1x65536xi8, #[[$BYTES]], #smem, mutable> -> !ttg.memdesc<4x64x64xf32, #[[$SHARED]], #smem, mutable>
+  // CHECK-NEXT: %[[BASE:.+]] = ttg.local_alloc {alignment = 128 : i32} : () -> !ttg.memdesc<3x16384xi8, #[[$BYTES]], #smem, mutable>
+  // CHECK-NEXT: %[[A:.+]] = ttg.memdesc_reinterpret %[[BASE]] : !ttg.memdesc<3x16384xi8, #[[$BYTES]], #smem, mutable> -> !ttg.memdesc<6x32x64xf32, #[[$SHARED]], #smem, mutable>
+  // CHECK-NEXT: %[[B:.+]] = ttg.memdesc_reinterpret %[[BASE]] : !ttg.memdesc<3x16384xi8, #[[$BYTES]], #smem, mutable> -> !ttg.memdesc<3x64x64xf32, #[[$SHARED]], #smem, mutable>
   // CHECK-NEXT: %[[C4:.+]] = arith.constant 4 : i32
-  // CHECK-NEXT: %[[AI:.+]] = arith.muli %[[I]], %[[C4]] : i32
-  // CHECK-NEXT: ttg.memdesc_index %[[A]][%[[AI]]] : !ttg.memdesc<8x32x64xf32, #[[$SHARED]], #smem, mutable> -> !ttg.memdesc<32x64xf32, #[[$SHARED]], #smem, mutable>
-  // CHECK-NEXT: %[[C2:.+]] = arith.constant 2 : i32
-  // CHECK-NEXT: %[[BS:.+]] = arith.muli %[[I]], %[[C2]] : i32
-  // CHECK-NEXT: %[[C1:.+]] = arith.constant 1 : i32
-  // CHECK-NEXT: %[[BI:.+]] = arith.addi %[[BS]], %[[C1]] : i32
-  // CHECK-NEXT: ttg.memdesc_index %[[B]][%[[BI]]] : !ttg.memdesc<4x64x64xf32, #[[$SHARED]], #smem, mutable> -> !ttg.memdesc<64x64xf32, #[[$SHARED]], #smem, mutable>
+  // CHECK-NEXT: %[[AI:.+]] = arith.addi %[[I]], %[[C4]] : i32
+  // CHECK-NEXT: ttg.memdesc_index %[[A]][%[[AI]]] : !ttg.memdesc<6x32x64xf32, #[[$SHARED]], #smem, mutable> -> !ttg.memdesc<32x64xf32, #[[$SHARED]], #smem, mutable>
+  // CHECK-NEXT: ttg.memdesc_index %[[B]][%[[I]]] : !ttg.memdesc<3x64x64xf32, #[[$SHARED]], #smem, mutable> -> !ttg.memdesc<64x64xf32, #[[$SHARED]], #smem, mutable>
   tt.func @distinct_aligned_to_size(%i: i32) {
     %spec = tlx.storage_alias_spec storage = smem : !tlx.storage_alias_spec<smem>
     %a = tlx.storage_alias_local_alloc %spec : !tlx.storage_alias_spec<smem> -> !ttg.memdesc<2x32x64xf32, #shared, #smem, mutable>
@@ -109,5 +108,52 @@ module attributes {"ttg.num-warps" = 4 : i32, "ttg.num-ctas" = 1 : i32, "ttg.thr
     %y = ttg.memdesc_index %view[%i] : !ttg.memdesc<1x64x128xf32, #shared, #smem, mutable> -> !ttg.memdesc<64x128xf32, #shared, #smem, mutable>
     tt.return
   }
-}
 
+  // A persistent GEMM's ring: shared(distinct(A 16 KiB, B 32 KiB), C 32 KiB)
+  // x 4. Interleaved, B would need a 64 KiB stride (256 KiB in all); ring by
+  // ring it takes the 192 KiB it takes packed: B's ring first (the largest
+  // alignment), A's after it, and C[i] on B[i].
+  // CHECK-LABEL: tt.func @gemm_ring(
+  // CHECK-SAME: %[[I:arg[0-9]+]]: i32
+  // CHECK-NEXT: %[[BASE:.+]] = ttg.local_alloc {alignment = 1024 : i32} : () -> !ttg.memdesc<3x65536xi8, #[[$BYTES]], #smem, mutable>
+  // CHECK-NEXT: %[[A:.+]] = ttg.memdesc_reinterpret %[[BASE]] : {{.*}} -> !ttg.memdesc<12x128x64xf16, #[[$NVMMA]], #smem, mutable>
+  // CHECK-NEXT: %[[B:.+]] = ttg.memdesc_reinterpret %[[BASE]] : {{.*}} -> !ttg.memdesc<6x64x256xf16, #[[$NVMMA]], #smem, mutable>
+  // CHECK-NEXT: %[[C:.+]] = ttg.memdesc_reinterpret %[[BASE]] : {{.*}} -> !ttg.memdesc<6x128x128xf16, #[[$NVMMA]], #smem, mutable>
+  // CHECK-NEXT: %[[C8:.+]] = arith.constant 8 : i32
+  // CHECK-NEXT: %[[AI:.+]] = arith.addi %[[I]], %[[C8]] : i32
+  // CHECK-NEXT: ttg.memdesc_index %[[A]][%[[AI]]]
+  // CHECK-NEXT: ttg.memdesc_index %[[B]][%[[I]]]
+  // CHECK-NEXT: ttg.memdesc_index %[[C]][%[[I]]]
+  tt.func @gemm_ring(%i: i32) {
+    %spec = tlx.storage_alias_spec storage = smem : !tlx.storage_alias_spec<smem>
+    %a = tlx.storage_alias_local_alloc %spec : !tlx.storage_alias_spec<smem> -> !ttg.memdesc<4x128x64xf16, #nvmma, #smem, mutable>
+    %b = tlx.storage_alias_local_alloc %spec : !tlx.storage_alias_spec<smem> -> !ttg.memdesc<4x64x256xf16, #nvmma, #smem, mutable>
+    %c = tlx.storage_alias_local_alloc %spec : !tlx.storage_alias_spec<smem> -> !ttg.memdesc<4x128x128xf16, #nvmma, #smem, mutable>
+    %ab = tlx.reuse_group(%a, %b) group_kind = distinct : (!ttg.memdesc<4x128x64xf16, #nvmma, #smem, mutable>, !ttg.memdesc<4x64x256xf16, #nvmma, #smem, mutable>) -> !tlx.reuse_group<distinct>
+    %root = tlx.reuse_group(%ab, %c) group_kind = shared : (!tlx.reuse_group<distinct>, !ttg.memdesc<4x128x128xf16, #nvmma, #smem, mutable>) -> !tlx.reuse_group<shared>
+    tlx.set_buffer_overlap(%spec, %root) : (!tlx.storage_alias_spec<smem>, !tlx.reuse_group<shared>) -> ()
+    %x = ttg.memdesc_index %a[%i] : !ttg.memdesc<4x128x64xf16, #nvmma, #smem, mutable> -> !ttg.memdesc<128x64xf16, #nvmma, #smem, mutable>
+    %y = ttg.memdesc_index %b[%i] : !ttg.memdesc<4x64x256xf16, #nvmma, #smem, mutable> -> !ttg.memdesc<64x256xf16, #nvmma, #smem, mutable>
+    %z = ttg.memdesc_index %c[%i] : !ttg.memdesc<4x128x128xf16, #nvmma, #smem, mutable> -> !ttg.memdesc<128x128xf16, #nvmma, #smem, mutable>
+    tt.return
+  }
+
+  // Rings would put C[1] (16 KiB, stride 16 KiB) on B[0]: buffers of
+  // different indices overlapping. The interleaved layout is kept, each
+  // index padded to 64 KiB.
+  // CHECK-LABEL: tt.func @rings_break_the_promise(
+  // CHECK-NEXT: %[[BASE:.+]] = ttg.local_alloc {alignment = 1024 : i32} : () -> !ttg.memdesc<1x131072xi8, #[[$BYTES]], #smem, mutable>
+  // CHECK-NEXT: ttg.memdesc_reinterpret %[[BASE]] : {{.*}} -> !ttg.memdesc<8x128x64xf16, #[[$NVMMA]], #smem, mutable>
+  // CHECK-NEXT: ttg.memdesc_reinterpret %[[BASE]] : {{.*}} -> !ttg.memdesc<4x64x256xf16, #[[$NVMMA]], #smem, mutable>
+  // CHECK-NEXT: ttg.memdesc_reinterpret %[[BASE]] : {{.*}} -> !ttg.memdesc<8x128x64xf16, #[[$NVMMA]], #smem, mutable>
+  tt.func @rings_break_the_promise(%i: i32) {
+    %spec = tlx.storage_alias_spec storage = smem : !tlx.storage_alias_spec<smem>
+    %a = tlx.storage_alias_local_alloc %spec : !tlx.storage_alias_spec<smem> -> !ttg.memdesc<2x128x64xf16, #nvmma, #smem, mutable>
+    %b = tlx.storage_alias_local_alloc %spec : !tlx.storage_alias_spec<smem> -> !ttg.memdesc<2x64x256xf16, #nvmma, #smem, mutable>
+    %c = tlx.storage_alias_local_alloc %spec : !tlx.storage_alias_spec<smem> -> !ttg.memdesc<2x128x64xf16, #nvmma, #smem, mutable>
+    %ab = tlx.reuse_group(%a, %b) group_kind = distinct : (!ttg.memdesc<2x128x64xf16, #nvmma, #smem, mutable>, !ttg.memdesc<2x64x256xf16, #nvmma, #smem, mutable>) -> !tlx.reuse_group<distinct>
+    %root = tlx.reuse_group(%ab, %c) group_kind = shared : (!tlx.reuse_group<distinct>, !ttg.memdesc<2x128x64xf16, #nvmma, #smem, mutable>) -> !tlx.reuse_group<shared>
+    tlx.set_buffer_overlap(%spec, %root) : (!tlx.storage_alias_spec<smem>, !tlx.reuse_group<shared>) -> ()
+    tt.return
+  }
+}

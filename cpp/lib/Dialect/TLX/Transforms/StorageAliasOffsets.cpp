@@ -2,7 +2,8 @@
 // an overlap tree. Buffer index i of every allocation lives in the slice
 // [i * bytes_between_buffers, (i + 1) * bytes_between_buffers); inside it,
 // `shared` children start together and `distinct` children follow each
-// other in order, each aligned to what its layout needs.
+// other in order, each aligned to what its layout needs. (Exact views may
+// lay the tree out ring by ring instead: StorageAliasRings.cpp.)
 
 #include "tlx_alias/Dialect/TLX/Transforms/StorageAliasLowering.h"
 
@@ -64,7 +65,7 @@ LogicalResult assignStorageAliasOffsets(ModuleOp module,
       return plan.extraOverlaps.front().emitOpError(
           "storage_alias_spec already has a set_buffer_overlap defined; each "
           "spec can only have one overlap definition");
-    if (!plan.overlap)
+    if (!plan.overlap || plan.ringLayout) // rings are placed with their sizes
       continue;
     Value root = plan.overlap.getOverlapDef();
     if (failed(place(root, 0, plan.unitsBetweenBuffers, {}, plan)))

@@ -215,6 +215,19 @@ static LogicalResult sizeWithOverlap(SpecPlan &plan) {
   int64_t required = plan.numBuffers * neededStride;
   plan.requiredUnits = required;
   std::optional<int64_t> explicitSize = explicitUnits(plan);
+  if (plan.exactViews) {
+    llvm::DenseMap<Operation *, BufferPlacement> rings;
+    std::optional<int64_t> ringUnits = layOutRings(plan, rings);
+    if (ringUnits && roundForExactViews(plan, *ringUnits) < required) {
+      plan.ringLayout = true;
+      plan.placements = std::move(rings);
+      plan.requiredUnits = *ringUnits;
+      if (explicitSize && *explicitSize < *ringUnits)
+        return emitTooSmall(plan, *plan.spec.getBufferSizeBytes(), *ringUnits);
+      plan.sizeUnits = roundForExactViews(plan, explicitSize.value_or(*ringUnits));
+      return success();
+    }
+  }
   if (!explicitSize) {
     plan.sizeUnits = required;
     plan.unitsBetweenBuffers = neededStride;

@@ -59,13 +59,14 @@ struct SpecPlan {
   StorageAliasSpecOp spec;
   StorageKind storage;
   bool exactViews = false;               // triton 3.8's view rules (see Passes.td)
+  bool ringLayout = false;               // placed ring by ring (exact views only)
   SmallVector<AllocInfo> allocs;         // in program order
   SetBufferOverlapOp overlap;            // the tree, or null
   SmallVector<SetBufferOverlapOp> extraOverlaps; // duplicates (an error)
   int64_t numBuffers = 0;                // buffer indices of the tree (the most any leaf needs)
   int64_t sizeUnits = 0;                 // the storage to materialize
   int64_t alignment = 0;                 // of the storage's start
-  int64_t unitsBetweenBuffers = 0;       // with an overlap tree
+  int64_t unitsBetweenBuffers = 0;       // with an overlap tree, interleaved
   int64_t requiredUnits = 0;             // the least size that fits
   llvm::DenseMap<Operation *, BufferPlacement> placements;
 
@@ -141,6 +142,11 @@ struct PaddedView {
   Value alias;
   ViewLayout layout;
 };
+
+/// Exact views: the overlap tree laid out ring by ring (StorageAliasRings.cpp)
+/// when that keeps the tree's promise; the units it needs, and `placements`.
+std::optional<int64_t> layOutRings(SpecPlan &plan,
+                                   llvm::DenseMap<Operation *, BufferPlacement> &placements);
 
 // Step 1: collects the specs and sizes each one (or checks its explicit size).
 LogicalResult computeStorageAliasSizes(ModuleOp module, bool exactViews,
