@@ -25,12 +25,18 @@ TLX_DIALECT_PREFIX = "tlx."
 
 
 @functools.lru_cache(maxsize=None)
-def cache_key():
+def _plugin_key():
     with open(plugin_path(), "rb") as f:
         digest = hashlib.sha256(f.read()).hexdigest()
     from . import __version__
 
     return f"tlx_alias-{__version__}-{digest}"
+
+
+def cache_key():
+    # TLX_ALIAS_EXACT_VIEWS changes the layouts, so it is part of the key.
+    exact = os.environ.get("TLX_ALIAS_EXACT_VIEWS", "")
+    return _plugin_key() + (f"-exact-views={exact}" if exact in ("0", "1") else "")
 
 
 def has_tlx_ops(module):
@@ -74,10 +80,22 @@ def run_passes(module, add_passes, name="tlx", context=None):
         warnings.warn(reported.strip(), stacklevel=3)
 
 
+def lowering_args(memory_map=None):
+    """tlx-lower's options: the memory map file, and exact views when
+    TLX_ALIAS_EXACT_VIEWS is 1 or 0 (triton 3.8's view rules, which the plugin
+    follows by default only when built for 3.8; forcing them on under 3.7
+    checks their layouts there)."""
+    args = [f"memory-map={memory_map}"] if memory_map else []
+    exact = os.environ.get("TLX_ALIAS_EXACT_VIEWS", "")
+    if exact in ("0", "1"):
+        args.append(f"exact-views={exact}")
+    return args
+
+
 def lower_module(module, memory_map=None):
     """Lowers the tlx ops of an ir.module in TTGIR (an IR source) to stock
     TTGIR: cp.async waits, then tlx-lower."""
-    args = [f"memory-map={memory_map}"] if memory_map else []
+    args = lowering_args(memory_map)
 
     def add(pm):
         passes.plugin.tlx_convert_async_waits(pm)
@@ -168,7 +186,7 @@ def _convert_wrapper(stock):
 
         def add(own_pm):
             stock(own_pm, *args, **kwargs)
-            passes.plugin.tlx_jit_lowering(own_pm, [f"memory-map={state.memory_map_path}"])
+            passes.plugin.tlx_jit_lowering(own_pm, lowering_args(state.memory_map_path))
 
         _convert_partitions_of_own_width(state.module, stock, args, kwargs)
         run_passes(state.module, add, "tlx lowering")

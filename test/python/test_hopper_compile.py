@@ -200,6 +200,26 @@ def test_aliased_persistent_ws_gemm_example():
     assert ptx_count(k, "setmaxnreg.inc.sync.aligned.u32 232") >= 1
 
 
+def test_aliased_persistent_ws_gemm_example_under_exact_views(monkeypatch):
+    """The same kernel with triton 3.8's view rules (forced here): every
+    buffer at a multiple of its size, so the tree is laid out ring by ring,
+    B's ring first, A's after it, C[i] on B[i]: the same 192 KiB."""
+    sys.path.insert(0, os.path.join(os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__)))),
+                                    "examples"))
+    import hopper_persistent_gemm as example
+
+    monkeypatch.setenv("TLX_ALIAS_EXACT_VIEWS", "1")
+    k = example.compile_for_sm90(STAGES=4, ALIAS=True)
+    (spec, ) = tlx.memory_map(k)
+    assert spec["size"] == 4 * 48 * 1024
+    views = [(v["offset"], v["bytes_between_buffers"], v["buffer_bytes"]) for v in spec["views"]]
+    assert views == [(131072, 16384, 16384), (0, 32768, 32768), (0, 32768, 32768)]  # A, B, C
+    assert [v["expanded_shape"] for v in spec["views"]] == [[12, 128, 64], [6, 64, 256], [6, 128, 128]]
+    assert spec["size"] < k.metadata.shared <= 232448
+    assert "ttg.memdesc_reinterpret" in k.asm["ttgir"] and "memdesc<3x65536xi8" in k.asm["ttgir"]
+    assert ptx_count(k, "cp.async.bulk.tensor.2d.shared::cta.global.mbarrier::complete_tx::bytes") == 2
+
+
 def test_aliased_flash_attention_example():
     """examples/hopper_flash_attention.py: O staging laid over Q buffer for
     buffer, so head dim 128 fits 3 K/V stages (unaliased: 2) and head dim
