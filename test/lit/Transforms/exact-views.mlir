@@ -138,21 +138,48 @@ module attributes {"ttg.num-warps" = 4 : i32, "ttg.num-ctas" = 1 : i32, "ttg.thr
     tt.return
   }
 
-  // Rings would put C[1] (16 KiB, stride 16 KiB) on B[0]: buffers of
-  // different indices overlapping. The interleaved layout is kept, each
-  // index padded to 64 KiB.
-  // CHECK-LABEL: tt.func @rings_break_the_promise(
-  // CHECK-NEXT: %[[BASE:.+]] = ttg.local_alloc {alignment = 1024 : i32} : () -> !ttg.memdesc<1x131072xi8, #[[$BYTES]], #smem, mutable>
-  // CHECK-NEXT: ttg.memdesc_reinterpret %[[BASE]] : {{.*}} -> !ttg.memdesc<8x128x64xf16, #[[$NVMMA]], #smem, mutable>
-  // CHECK-NEXT: ttg.memdesc_reinterpret %[[BASE]] : {{.*}} -> !ttg.memdesc<4x64x256xf16, #[[$NVMMA]], #smem, mutable>
-  // CHECK-NEXT: ttg.memdesc_reinterpret %[[BASE]] : {{.*}} -> !ttg.memdesc<8x128x64xf16, #[[$NVMMA]], #smem, mutable>
-  tt.func @rings_break_the_promise(%i: i32) {
+  // shared(distinct(A 16 KiB, B 32 KiB), C 16 KiB) x 2: C's ring at the
+  // start would put C[1] on B[0], buffers of different indices overlapping;
+  // on A's ring (same stride) C[i] lies on A[i]: 96 KiB, as packed.
+  // CHECK-LABEL: tt.func @shared_child_on_a_sibling_ring(
+  // CHECK-NEXT: %[[BASE:.+]] = ttg.local_alloc {alignment = 1024 : i32} : () -> !ttg.memdesc<3x32768xi8, #[[$BYTES]], #smem, mutable>
+  // CHECK-NEXT: ttg.memdesc_reinterpret %[[BASE]] : {{.*}} -> !ttg.memdesc<6x128x64xf16, #[[$NVMMA]], #smem, mutable>
+  // CHECK-NEXT: ttg.memdesc_reinterpret %[[BASE]] : {{.*}} -> !ttg.memdesc<3x64x256xf16, #[[$NVMMA]], #smem, mutable>
+  // CHECK-NEXT: ttg.memdesc_reinterpret %[[BASE]] : {{.*}} -> !ttg.memdesc<6x128x64xf16, #[[$NVMMA]], #smem, mutable>
+  // CHECK-NEXT: %[[C4:.+]] = arith.constant 4 : i32
+  // CHECK-NEXT: %[[AI:.+]] = arith.addi %{{.+}}, %[[C4]] : i32
+  // CHECK-NEXT: ttg.memdesc_index %{{.+}}[%[[AI]]] : !ttg.memdesc<6x128x64xf16
+  // CHECK-NEXT: %[[C4B:.+]] = arith.constant 4 : i32
+  // CHECK-NEXT: %[[CI:.+]] = arith.addi %{{.+}}, %[[C4B]] : i32
+  // CHECK-NEXT: ttg.memdesc_index %{{.+}}[%[[CI]]] : !ttg.memdesc<6x128x64xf16
+  tt.func @shared_child_on_a_sibling_ring(%i: i32) {
     %spec = tlx.storage_alias_spec storage = smem : !tlx.storage_alias_spec<smem>
     %a = tlx.storage_alias_local_alloc %spec : !tlx.storage_alias_spec<smem> -> !ttg.memdesc<2x128x64xf16, #nvmma, #smem, mutable>
     %b = tlx.storage_alias_local_alloc %spec : !tlx.storage_alias_spec<smem> -> !ttg.memdesc<2x64x256xf16, #nvmma, #smem, mutable>
     %c = tlx.storage_alias_local_alloc %spec : !tlx.storage_alias_spec<smem> -> !ttg.memdesc<2x128x64xf16, #nvmma, #smem, mutable>
     %ab = tlx.reuse_group(%a, %b) group_kind = distinct : (!ttg.memdesc<2x128x64xf16, #nvmma, #smem, mutable>, !ttg.memdesc<2x64x256xf16, #nvmma, #smem, mutable>) -> !tlx.reuse_group<distinct>
     %root = tlx.reuse_group(%ab, %c) group_kind = shared : (!tlx.reuse_group<distinct>, !ttg.memdesc<2x128x64xf16, #nvmma, #smem, mutable>) -> !tlx.reuse_group<shared>
+    tlx.set_buffer_overlap(%spec, %root) : (!tlx.storage_alias_spec<smem>, !tlx.reuse_group<shared>) -> ()
+    %x = ttg.memdesc_index %a[%i] : !ttg.memdesc<2x128x64xf16, #nvmma, #smem, mutable> -> !ttg.memdesc<128x64xf16, #nvmma, #smem, mutable>
+    %z = ttg.memdesc_index %c[%i] : !ttg.memdesc<2x128x64xf16, #nvmma, #smem, mutable> -> !ttg.memdesc<128x64xf16, #nvmma, #smem, mutable>
+    tt.return
+  }
+
+  // shared(distinct(A 16 KiB, B 32 KiB), C 8 KiB) x 2: C's ring fits no
+  // sibling's stride (C[1] would lie on B[0] or A[0]), so the tree is laid
+  // out interleaved, each index padded to 64 KiB for B.
+  // CHECK-LABEL: tt.func @rings_break_the_promise(
+  // CHECK-NEXT: %[[BASE:.+]] = ttg.local_alloc {alignment = 1024 : i32} : () -> !ttg.memdesc<1x131072xi8, #[[$BYTES]], #smem, mutable>
+  // CHECK-NEXT: ttg.memdesc_reinterpret %[[BASE]] : {{.*}} -> !ttg.memdesc<8x128x64xf16, #[[$NVMMA]], #smem, mutable>
+  // CHECK-NEXT: ttg.memdesc_reinterpret %[[BASE]] : {{.*}} -> !ttg.memdesc<4x64x256xf16, #[[$NVMMA]], #smem, mutable>
+  // CHECK-NEXT: ttg.memdesc_reinterpret %[[BASE]] : {{.*}} -> !ttg.memdesc<16x64x64xf16, #[[$NVMMA]], #smem, mutable>
+  tt.func @rings_break_the_promise(%i: i32) {
+    %spec = tlx.storage_alias_spec storage = smem : !tlx.storage_alias_spec<smem>
+    %a = tlx.storage_alias_local_alloc %spec : !tlx.storage_alias_spec<smem> -> !ttg.memdesc<2x128x64xf16, #nvmma, #smem, mutable>
+    %b = tlx.storage_alias_local_alloc %spec : !tlx.storage_alias_spec<smem> -> !ttg.memdesc<2x64x256xf16, #nvmma, #smem, mutable>
+    %c = tlx.storage_alias_local_alloc %spec : !tlx.storage_alias_spec<smem> -> !ttg.memdesc<2x64x64xf16, #nvmma, #smem, mutable>
+    %ab = tlx.reuse_group(%a, %b) group_kind = distinct : (!ttg.memdesc<2x128x64xf16, #nvmma, #smem, mutable>, !ttg.memdesc<2x64x256xf16, #nvmma, #smem, mutable>) -> !tlx.reuse_group<distinct>
+    %root = tlx.reuse_group(%ab, %c) group_kind = shared : (!tlx.reuse_group<distinct>, !ttg.memdesc<2x64x64xf16, #nvmma, #smem, mutable>) -> !tlx.reuse_group<shared>
     tlx.set_buffer_overlap(%spec, %root) : (!tlx.storage_alias_spec<smem>, !tlx.reuse_group<shared>) -> ()
     tt.return
   }

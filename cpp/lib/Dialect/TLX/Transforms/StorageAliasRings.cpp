@@ -6,9 +6,10 @@
 // largest buffer: distinct(A 16 KiB, B 32 KiB) takes 64 KiB per index
 // instead of 48. Laying out whole rings needs no such padding:
 //
-//   leaf      its buffers side by side (stride B)
+//   leaf      its buffers side by side (stride: their alignment, B or more)
 //   distinct  the children one after another, largest alignment first
-//   shared    the children from the same start
+//   shared    the children from the same start, or a child on the ring of
+//             a sibling's leaf when that keeps the promise below
 //
 // The tree promises that buffers of different indices never overlap and that
 // buffers of one index overlap only under a shared group. Rings keep that
@@ -58,11 +59,13 @@ private:
     auto group = element.getDefiningOp<ReuseGroupOp>();
     if (!group) {
       const AllocInfo *alloc = plan.find(element.getDefiningOp());
+      // Buffers as far apart as their alignment (at least their size under
+      // exact views), as in the interleaved layout.
       int64_t begin = llvm::alignTo(start, alloc->alignment);
       int64_t count = alloc->type.numBuffers();
-      placements[alloc->op] = {begin, alloc->unitsPerBuffer, {}};
+      placements[alloc->op] = {begin, alloc->alignment, {}};
       leaves.push_back({alloc->op, count, alloc->unitsPerBuffer, std::move(path)});
-      return begin + count * alloc->unitsPerBuffer;
+      return begin + (count - 1) * alloc->alignment + alloc->unitsPerBuffer;
     }
     if (group.getGroupSizeOrOne() > 1)
       return failure();
@@ -80,13 +83,35 @@ private:
       children = std::move(sorted);
     }
     int64_t end = start;
+    size_t groupLeaves = leaves.size();
     for (Value child : children) {
-      FailureOr<int64_t> childEnd = place(child, distinct ? end : start, path);
+      FailureOr<int64_t> childEnd =
+          distinct ? place(child, end, path) : placeShared(child, start, groupLeaves, path);
       if (failed(childEnd))
         return failure();
       end = std::max(end, *childEnd);
     }
     return end;
+  }
+
+  // A shared group's child goes where it keeps the promise: at the group's
+  // start, or on the ring of a sibling's leaf (C[i] on A[i] when C's ring
+  // has A's stride).
+  FailureOr<int64_t> placeShared(Value child, int64_t start, size_t siblingLeaves,
+                                 ArrayRef<ReuseGroupOp> path) {
+    SmallVector<int64_t> starts = {start};
+    for (size_t l = siblingLeaves; l < leaves.size(); ++l)
+      starts.push_back(placements.lookup(leaves[l].op).offset);
+    for (int64_t candidate : starts) {
+      size_t mark = leaves.size();
+      FailureOr<int64_t> end = place(child, candidate, SmallVector<ReuseGroupOp>(path));
+      if (succeeded(end) && keepsPromise())
+        return end;
+      for (size_t l = mark; l < leaves.size(); ++l)
+        placements.erase(leaves[l].op);
+      leaves.truncate(mark);
+    }
+    return failure();
   }
 
   static bool underShared(const Leaf &a, const Leaf &b) {
