@@ -5,8 +5,9 @@
 #   .ci/triton38.sh [VENV] [BUILD]     (defaults: /tmp/venv38, /tmp/build38)
 #
 # Makes VENV (triton==3.8.0 + the registry headers), builds the plugin, _C and
-# _opt in BUILD with -j1, stages tlx_alias into VENV (the checkout's Python
-# files, linked, and BUILD's libraries), then runs lit and pytest there.
+# _opt in BUILD with -j1 and runs the layout gate (cmake/TLXLayoutGate.cmake),
+# stages tlx_alias into VENV (the checkout's Python files, linked, and BUILD's
+# libraries), then runs lit and pytest there.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 ROOT=$PWD
@@ -19,7 +20,8 @@ if [ ! -x "$VENV/bin/python" ]; then
 fi
 export PATH="$VENV/bin:$PATH"
 cmake -S . -B "$BUILD" -G Ninja -DPython3_EXECUTABLE="$VENV/bin/python" >/dev/null
-ninja -C "$BUILD" -j1
+ninja -C "$BUILD" -j1  # runs the layout gate too: the layer against 3.8.0's libtriton
+cat "$BUILD/layout-gate/passed.txt"
 
 SITE=$("$VENV/bin/python" -c 'import sysconfig; print(sysconfig.get_paths()["purelib"])')
 PKG="$SITE/tlx_alias"

@@ -1,0 +1,158 @@
+"""The layout gate (cpp/abi/layout_gate.py) on a probe TU (layout_gate_probe.cpp)
+compiled from the registry headers: it passes against the running triton's
+libtriton with the headers as they are, passes against triton 3.8.0's with the
+whole header-delta layer, and names the type or symbol of each of the nine ABI
+facts when that one fact is reverted (apply_deltas.py --skip-fact N).
+
+triton 3.8.0's libtriton: $TLX_TRITON38_LIBTRITON, else /tmp/venv38's (made by
+.ci/triton38.sh); without one the 3.8.0 cases skip. The gate caches each
+libtriton's facts (about a minute to read the first time) in a directory of
+this module's, or in $TLX_LAYOUT_GATE_CACHE.
+"""
+import importlib.metadata
+import importlib.util
+import os
+import runpy
+import shutil
+import subprocess
+import sys
+
+import pytest
+
+ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+GATE = os.path.join(ROOT, "cpp", "abi", "layout_gate.py")
+APPLY = os.path.join(ROOT, "cpp", "abi", "apply_deltas.py")
+LAYER = os.path.join(ROOT, "cpp", "abi", "triton-3.8.0")
+PROBE = os.path.join(ROOT, "test", "python", "layout_gate_probe.cpp")
+CLANG = shutil.which("clang++-19") or shutil.which("clang++")
+DWARFDUMP = shutil.which("llvm-dwarfdump-19") or shutil.which("llvm-dwarfdump")
+
+# Each fact reverted: the first line the gate prints (a type's or a symbol's).
+REVERTED = {
+    1: "layout gate: symbol mlir::TypeRange::dereference_iterator(llvm::PointerUnion<mlir::Value "
+       "const*, mlir::Type const*, mlir::OpOperand*, mlir::detail::OpResultImpl*>, long) (",
+    2: "layout gate: symbol mlir::ValueRange::dereference_iterator(llvm::PointerUnion<mlir::Value "
+       "const*, mlir::OpOperand*, mlir::detail::OpResultImpl*> const&, long) (",
+    3: "layout gate: symbol mlir::OpOperand::getOperandNumber() "
+       "(_ZN4mlir9OpOperand16getOperandNumberEv): not exported by libtriton",
+    4: "layout gate: mlir::AsmParser: vtable 688 vs 704 bytes (84 vs 86 virtual slots)",
+    5: "layout gate: mlir::IntegerAttr: _ZNK4mlir11IntegerAttr8getValueEv returns "
+       "llvm::APInt vs const llvm::APInt &",
+    6: "layout gate: mlir::OperationName::Impl: size 112 vs 120; "
+       "members #5 (none) vs propertiesTypeID @0x70",
+    7: "layout gate: mlir::SideEffects::Resource: vtable slot 2 getName "
+       "(_ZN4mlir11SideEffects8Resource7getNameEv) vs getName "
+       "(_ZNK4mlir11SideEffects8Resource7getNameEv); 1 vs 3 virtual methods",
+    8: "layout gate: llvm::SmallPtrSetImplBase: members #3 NumTombstones @0x18 vs IsSmall @0x18",
+    9: "layout gate: llvm::DenseMap<mlir::Value, unsigned int, llvm::DenseMapInfo<mlir::Value, "
+       "void>, llvm::detail::DenseMapPair<mlir::Value, unsigned int> >: size 32 vs 24",
+}
+
+
+def _registry_includes():
+    specs = [importlib.util.find_spec(name) for name in ("mlir", "llvm")]
+    if any(s is None or not s.submodule_search_locations for s in specs):
+        return None
+    dirs = [os.path.join(os.path.dirname(s.submodule_search_locations[0]), n, "include")
+            for s, n in zip(specs, ("mlir", "llvm"))]
+    return dirs if all(os.path.isdir(d) for d in dirs) else None
+
+
+def _running_libtriton(family):
+    """The running triton's libtriton.so when its version is one of `family`."""
+    spec = importlib.util.find_spec("triton")
+    if spec is None or importlib.metadata.version("triton").split("+")[0] not in family:
+        return None
+    path = os.path.join(os.path.dirname(spec.origin), "_C", "libtriton.so")
+    return path if os.path.exists(path) else None
+
+
+def _libtriton_38():
+    path = os.environ.get("TLX_TRITON38_LIBTRITON") or _running_libtriton(("3.8.0", )) or \
+        "/tmp/venv38/lib/python3.11/site-packages/triton/_C/libtriton.so"
+    return path if os.path.exists(path) else None
+
+
+# The ABI family the registry headers match as they are (no layer).
+FAMILY_37 = runpy.run_path(os.path.join(ROOT, "python", "tlx_alias", "_triton_version.py"))[
+    "ABI_FAMILIES"][0]
+
+
+INCLUDES = _registry_includes()
+pytestmark = pytest.mark.skipif(
+    not (CLANG and DWARFDUMP and INCLUDES),
+    reason="needs clang++, llvm-dwarfdump and the xtc-mlir-dev/xtc-llvm-dev headers")
+
+
+@pytest.fixture(scope="module")
+def cache(tmp_path_factory):
+    return os.environ.get("TLX_LAYOUT_GATE_CACHE") or str(tmp_path_factory.mktemp("gate-cache"))
+
+
+def _probe(tmp_path, skip=None):
+    """The probe compiled as the plugin is (clang, -fno-rtti), with full type
+    info, through the 3.8.0 layer less fact `skip` ("none": no layer)."""
+    includes = list(INCLUDES)
+    if skip != "none":
+        layer = tmp_path / "layer"
+        extra = ["--skip-fact", str(skip)] if skip else []
+        subprocess.run([sys.executable, APPLY, LAYER, "--mlir-include", INCLUDES[0],
+                        "--llvm-include", INCLUDES[1], "--out", str(layer), *extra],
+                       check=True, capture_output=True)
+        includes.insert(0, str(layer))
+    obj = tmp_path / "probe.o"
+    subprocess.run([CLANG, "-std=c++17", "-O0", "-g", "-fstandalone-debug", "-fno-rtti", "-fPIC",
+                    "-w", *[f for d in includes for f in ("-isystem", d)], "-c", PROBE, "-o",
+                    str(obj)], check=True)
+    return obj
+
+
+def _gate(lib, cache, *inputs):
+    env = dict(os.environ, TLX_LLVM_DWARFDUMP=DWARFDUMP)
+    return subprocess.run([sys.executable, GATE, "--libtriton", lib, "--cache", cache, "--show", "0",
+                           *map(str, inputs)], capture_output=True, text=True, env=env)
+
+
+def test_unpatched_headers_pass_against_the_running_triton(tmp_path, cache):
+    lib = _running_libtriton(FAMILY_37)
+    if lib is None:
+        pytest.skip(f"the running triton is not one of {FAMILY_37}")
+    proc = _gate(lib, cache, _probe(tmp_path, skip="none"))
+    assert proc.returncode == 0, proc.stderr
+    assert proc.stdout.startswith("layout gate: OK, ") and "symbols resolved" in proc.stdout
+
+
+@pytest.fixture(scope="module")
+def lib38():
+    lib = _libtriton_38()
+    if lib is None:
+        pytest.skip("no triton 3.8.0 libtriton (set TLX_TRITON38_LIBTRITON or run .ci/triton38.sh)")
+    return lib
+
+
+def test_whole_layer_passes_against_3_8_0(tmp_path, cache, lib38):
+    proc = _gate(lib38, cache, _probe(tmp_path))
+    assert proc.returncode == 0, proc.stderr
+    assert proc.stdout.startswith("layout gate: OK, ")
+
+
+@pytest.mark.parametrize("fact", sorted(REVERTED))
+def test_each_reverted_fact_is_named(tmp_path, cache, lib38, fact):
+    proc = _gate(lib38, cache, _probe(tmp_path, skip=fact))
+    assert proc.returncode == 1
+    lines = proc.stderr.splitlines()
+    assert lines[0].startswith(REVERTED[fact]), proc.stderr
+    assert lines[-1].startswith("layout gate: FAILED, ")
+
+
+def test_input_without_types_is_refused(tmp_path, cache):
+    lib = _running_libtriton(FAMILY_37) or _libtriton_38()
+    if lib is None:
+        pytest.skip("no libtriton of a proven triton")
+    obj = tmp_path / "empty.o"
+    (tmp_path / "empty.cpp").write_text("int tlx_probe_nothing;\n")
+    subprocess.run([CLANG, "-c", "-g1", str(tmp_path / "empty.cpp"), "-o", str(obj)], check=True)
+    proc = _gate(lib, cache, obj)
+    assert proc.returncode == 1
+    assert proc.stderr == ("layout gate: the inputs have no DWARF types "
+                           "(compile them with -g -fstandalone-debug)\n")
