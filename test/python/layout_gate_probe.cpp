@@ -1,5 +1,5 @@
 // The layout gate's probe (test_layout_gate.py): one small TU that uses, the
-// way the plugin does, a type or function of each of the nine ABI facts of
+// way the plugin does, a type or function of each of the ten ABI facts of
 // cpp/abi/triton-3.8.0, so that reverting any one of them shows in the gate.
 #include "mlir/IR/Builders.h"
 #include "mlir/IR/BuiltinAttributes.h"
@@ -10,6 +10,7 @@
 #include "mlir/Pass/PassOptions.h"
 #include "llvm/ADT/DenseMap.h"
 #include "llvm/ADT/SmallPtrSet.h"
+#include "llvm/Support/MemoryBuffer.h"
 
 using namespace mlir;
 
@@ -51,5 +52,10 @@ StringRef resourceName(SideEffects::Resource *resource) { return resource->getNa
 bool seen(llvm::SmallPtrSet<Operation *, 4> &set, Operation *op) { return !set.insert(op).second; }
 unsigned countValue(llvm::DenseMap<Value, unsigned> &map, Value v) { return ++map[v]; }
 size_t optionCount(detail::PassOptions &options) { return sizeof(options); }
+
+// 10: MemoryBuffer, made by libtriton's LLVM and asked its kind through the vtable.
+int bufferKind(StringRef text) {
+  return static_cast<int>(llvm::MemoryBuffer::getMemBufferCopy(text)->getBufferKind());
+}
 
 } // namespace probe

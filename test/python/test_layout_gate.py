@@ -1,7 +1,7 @@
 """The layout gate (cpp/abi/layout_gate.py) on a probe TU (layout_gate_probe.cpp)
 compiled from the registry headers: it passes against the running triton's
 libtriton with the headers as they are, passes against triton 3.8.0's with the
-whole header-delta layer, and names the type or symbol of each of the nine ABI
+whole header-delta layer, and names the type or symbol of each of the ten ABI
 facts when that one fact is reverted (apply_deltas.py --skip-fact N).
 
 triton 3.8.0's libtriton: $TLX_TRITON38_LIBTRITON, else /tmp/venv38's (made by
@@ -46,6 +46,7 @@ REVERTED = {
     8: "layout gate: llvm::SmallPtrSetImplBase: members #3 NumTombstones @0x18 vs IsSmall @0x18",
     9: "layout gate: llvm::DenseMap<mlir::Value, unsigned int, llvm::DenseMapInfo<mlir::Value, "
        "void>, llvm::detail::DenseMapPair<mlir::Value, unsigned int> >: size 32 vs 24",
+    10: "layout gate: llvm::MemoryBuffer: vtable 64 vs 72 bytes (6 vs 7 virtual slots)",
 }
 
 

@@ -392,4 +392,11 @@ public:
     dict(fact=9, file="llvm/include/llvm/ADT/DenseMapInfo.h",
          note="the pointer hash needs Hashing.h's hash_integer_value",
          old="#include <cassert>\n", new="#include \"llvm/ADT/Hashing.h\"\n#include <cassert>\n"),
+    # --- 10: MemoryBuffer's vtable (found by the layout gate) ---------------
+    dict(fact=10, file="llvm/include/llvm/Support/MemoryBuffer.h",
+         note="MemoryBuffer gained virtual randomAccessIfMmap() after willNeedIfMmap(): "
+              "7 virtual slots (vtable 72 bytes), getBufferKind moved from slot 5 to 6 "
+              "(libtriton's vtable relocations); _opt reads files through getMemBufferCopy",
+         old="  virtual void willNeedIfMmap() {}\n",
+         new="  virtual void willNeedIfMmap() {}\n\n  virtual void randomAccessIfMmap() {}\n"),
 ]
