@@ -22,6 +22,18 @@ if not os.path.exists(filecheck):
     lit_config.fatal("FileCheck not found at " + filecheck)
 bin_dir = os.path.dirname(sys.executable)
 
+# What the running triton accepts, for tests written for one side of triton
+# 3.8's changes (REQUIRES: lines):
+#   packed-views         the lowering packs buffers at their layouts'
+#                        alignment (3.7; 3.8 takes only exact views:
+#                        Transforms/exact-views.mlir runs on both)
+#   tensordesc-of-tensor TMA descriptors spelled !tt.tensordesc<tensor<...>> (3.7)
+import importlib.metadata
+
+triton_version = tuple(int(p) for p in importlib.metadata.version("triton").split(".")[:2])
+if triton_version < (3, 8):
+    config.available_features.update(["packed-views", "tensordesc-of-tensor"])
+
 config.substitutions.append(("%FileCheck", filecheck))
 config.substitutions.append(("%tlx-opt", os.path.join(bin_dir, "tlx-opt")))
 config.substitutions.append(("%python", sys.executable))

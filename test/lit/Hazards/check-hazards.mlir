@@ -1,4 +1,5 @@
 // RUN: %tlx-opt %s --split-input-file --verify-diagnostics --tlx-check-hazards
+// REQUIRES: tensordesc-of-tensor
 //
 // tlx-check-hazards, one hazard kind per case, each next to its ordered twin
 // (which must stay silent: --verify-diagnostics fails on any unexpected

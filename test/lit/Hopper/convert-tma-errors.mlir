@@ -1,4 +1,5 @@
 // RUN: %tlx-opt %s --split-input-file --tlx-convert-tma --verify-diagnostics
+// REQUIRES: tensordesc-of-tensor
 
 // A descriptor serves one buffer layout; TMA needs one whose source it can retype.
 

@@ -1,4 +1,5 @@
 // RUN: %tlx-opt %s --tlx-convert-tma | %FileCheck %s
+// REQUIRES: tensordesc-of-tensor
 
 // A TMA load gives the kernel argument's descriptor (through the
 // warp_specialize capture) the buffer's layout, and the function type with it.

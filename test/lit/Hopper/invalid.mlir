@@ -1,4 +1,5 @@
 // RUN: %tlx-opt %s --split-input-file --verify-diagnostics
+// REQUIRES: tensordesc-of-tensor
 
 #nv = #ttg.nvmma_shared<{swizzlingByteWidth = 128, transposed = false, elementBitWidth = 16}>
 #smem = #ttg.shared_memory

@@ -1,5 +1,6 @@
 // RUN: %tlx-opt %s --tlx-storage-alias-lowering | %FileCheck %s
 // RUN: %tlx-opt %s --tlx-lower | %FileCheck %s --check-prefix=LOWER
+// REQUIRES: packed-views
 //
 // Step 4 of tlx-storage-alias-lowering follows a moved view wherever it
 // flows -- scf.for / scf.while iter_args and results, scf.if results, cf

@@ -1,4 +1,5 @@
 // RUN: %tlx-opt %s --split-input-file --verify-diagnostics --tlx-storage-alias-lowering --tlx-rewrite-local-alias
+// REQUIRES: packed-views
 //
 // Every diagnostic of tlx-storage-alias-lowering (and, last, of
 // tlx-rewrite-local-alias), one case each. The passes stop at the first

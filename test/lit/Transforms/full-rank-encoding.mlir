@@ -1,4 +1,5 @@
 // RUN: %tlx-opt %s --tlx-storage-alias-lowering | %FileCheck %s
+// REQUIRES: packed-views
 //
 // Regression (tlx-storage-alias-lowering, step 3, getViewLayout): an
 // allocation whose shared encoding has the full rank of its shape (here

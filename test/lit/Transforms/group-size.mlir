@@ -1,4 +1,5 @@
 // RUN: %tlx-opt %s --tlx-storage-alias-lowering | %FileCheck %s
+// REQUIRES: packed-views
 //
 // reuse_group group_size (TLX's subtiling, nested too), leaves with
 // different buffer counts, and tensor memory counted in Triton's columns with

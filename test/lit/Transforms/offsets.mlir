@@ -1,4 +1,5 @@
 // RUN: %tlx-opt %s --tlx-storage-alias-lowering | %FileCheck %s
+// REQUIRES: packed-views
 //
 // Step 2 of tlx-storage-alias-lowering: where set_buffer_overlap places each
 // allocation. Buffer i of an allocation at offset o with stride s lives at

@@ -1,5 +1,6 @@
 // RUN: %tlx-opt %s --tlx-storage-alias-lowering | %FileCheck %s --check-prefix=RAW
 // RUN: %tlx-opt %s --tlx-lower | %FileCheck %s
+// REQUIRES: packed-views
 //
 // Step 4 of tlx-storage-alias-lowering (the design's phase 6): every
 // ttg.memdesc_index of a moved view indexes scale * i + offset_slots. The

@@ -1,5 +1,6 @@
 // RUN: %tlx-opt %s --tlx-storage-alias-lowering | %FileCheck %s
 // RUN: %tlx-opt %s --tlx-rewrite-local-alias | %FileCheck %s --check-prefix=REWRITE
+// REQUIRES: packed-views
 //
 // Padded layouts are sized with their padding. In a multi-buffered
 // #ttg.padded_shared allocation buffer i starts at element i * N plus the

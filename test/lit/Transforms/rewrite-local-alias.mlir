@@ -1,5 +1,6 @@
 // RUN: %tlx-opt %s --tlx-rewrite-local-alias | %FileCheck %s
 // RUN: %tlx-opt %s --tlx-lower | %FileCheck %s --check-prefix=LOWER
+// REQUIRES: packed-views
 //
 // tlx-rewrite-local-alias: every tlx.local_alias becomes a
 // ttg.memdesc_reinterpret of the allocation at the root of its alias chain.

@@ -1,5 +1,6 @@
 // RUN: %tlx-opt %s --tlx-storage-alias-lowering 2>/dev/null | %FileCheck %s
 // RUN: %tlx-opt %s --tlx-storage-alias-lowering --verify-diagnostics
+// REQUIRES: packed-views
 //
 // Step 1 of tlx-storage-alias-lowering: how big each storage_alias_spec's
 // allocation is, and how it is aligned.

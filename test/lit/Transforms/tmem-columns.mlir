@@ -1,5 +1,6 @@
 // RUN: %tlx-opt %s --tlx-storage-alias-lowering | %FileCheck %s
 // RUN: %tlx-opt %s --tlx-rewrite-local-alias | %FileCheck %s --check-prefix=REWRITE
+// REQUIRES: packed-views
 //
 // Regression (tlx-storage-alias-lowering step 3 and tlx-rewrite-local-alias):
 // a tensor-memory storage whose column count is not a power of two fails

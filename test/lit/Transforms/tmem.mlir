@@ -1,5 +1,6 @@
 // RUN: %tlx-opt %s --tlx-storage-alias-lowering | %FileCheck %s
 // RUN: %tlx-opt %s --tlx-lower | %FileCheck %s --check-prefix=LOWER
+// REQUIRES: packed-views
 //
 // Tensor-memory specs: sizes are counted in bytes like shared memory, with
 // one TMEM column = 128 lanes x 4 bytes = 512 bytes, and every buffer starts

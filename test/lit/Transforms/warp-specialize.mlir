@@ -1,4 +1,5 @@
 // RUN: %tlx-opt %s --tlx-storage-alias-lowering | %FileCheck %s
+// REQUIRES: packed-views
 //
 // Regression (tlx-storage-alias-lowering, step 4): a moved view captured by
 // ttg.warp_specialize is rejected with "'ttg.warp_specialize.partitions' op

@@ -121,8 +121,11 @@ LogicalResult rewriteRoot(RootViews &group, bool exactViews) {
     Value asRoot =
         createMemDescReinterpret(builder, root->getLoc(), base, rootValue.getType());
     rootValue.replaceAllUsesWith(asRoot);
+    // Reported at the root, so erased after.
+    LogicalResult rootWidened = exactViews ? widenView(asRoot, baseUnits, isShared, widened, emitError)
+                                           : success();
     root->erase();
-    if (exactViews && failed(widenView(asRoot, baseUnits, isShared, widened, emitError)))
+    if (failed(rootWidened))
       return failure();
   }
 
