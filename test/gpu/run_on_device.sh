@@ -7,24 +7,29 @@
 #     bash test/gpu/run_on_device.sh [pytest args]
 # Builds the two Python extensions there (gcc, Python 3.12) against the staged
 # triton 3.7.1, then runs everything with the carried plugin. Logs go to $OUT.
+# Another staged triton: TLX_STAGE (its stage dir, default /tmp/stage),
+# TLX_STAGE_BUNDLE (the carried bundle that completes it, default t2) and
+# TLX_ABI_INCLUDE (its header-delta overlay, e.g. a 3.8.0 build's abi-include).
 set -uo pipefail
 cd "$(dirname "$0")/../.."
 OUT="${OUT:-/tmp/tlx-out}"; mkdir -p "$OUT"
-cp .devcarry/t2/* /tmp/stage/
-source /tmp/stage/unpack-on-device.sh
+STAGE="${TLX_STAGE:-/tmp/stage}"
+cp .devcarry/"${TLX_STAGE_BUNDLE:-t2}"/* "$STAGE"/
+source "$STAGE"/unpack-on-device.sh
+ABI="${TLX_ABI_INCLUDE:+-I$TLX_ABI_INCLUDE}"  # the overlay goes before the registry headers
 PYINC=$(python3 -c 'import sysconfig; print(sysconfig.get_paths()["include"])')
 EXT=$(python3 -c 'import sysconfig; print(sysconfig.get_config_var("EXT_SUFFIX"))')
-TLIB=/tmp/stage/site/triton/_C
+TLIB="$STAGE"/site/triton/_C
 mkdir -p python/tlx_alias/lib
-cp .devcarry/plugin/libTLXAliasPlugin.so python/tlx_alias/lib/
+cp .devcarry/plugin/libTLXAliasPlugin.so .devcarry/plugin/libTLXAliasPlugin.triton-version python/tlx_alias/lib/
 build_module() {  # name source
-  g++ -std=c++17 -O2 -fPIC -shared -fvisibility=hidden -Icpp/python -Icpp/include -I.devcarry/plugin/include \
+  g++ -std=c++17 -O2 -fPIC -shared -fvisibility=hidden $ABI -Icpp/python -Icpp/include -I.devcarry/plugin/include \
       -I"$TLX_PYBIND11_INCLUDE" -I"$PYINC" -isystem "$TLX_MLIR_INCLUDE" -isystem "$TLX_LLVM_INCLUDE" \
       $2 -o "python/tlx_alias/$1$EXT" -L"$TLIB" -l:libtriton.so -Wl,-rpath,"$TLIB"
 }
 build_module _C "$(echo cpp/python/*.cpp)" || exit 1
 # DiagnosticCapture defines a PassInstrumentation: no RTTI, like libtriton.
-g++ -std=c++17 -O2 -fPIC -fno-rtti -fvisibility=hidden -Icpp/include -isystem "$TLX_MLIR_INCLUDE" \
+g++ -std=c++17 -O2 -fPIC -fno-rtti -fvisibility=hidden $ABI -Icpp/include -isystem "$TLX_MLIR_INCLUDE" \
     -isystem "$TLX_LLVM_INCLUDE" -c cpp/tools/tlx-opt/DiagnosticCapture.cpp -o /tmp/DiagnosticCapture.o || exit 1
 build_module _opt "cpp/tools/tlx-opt/OptDriver.cpp /tmp/DiagnosticCapture.o" || exit 1
 export TRITON_PLUGIN_PATHS="$PWD/python/tlx_alias/lib/libTLXAliasPlugin.so"
