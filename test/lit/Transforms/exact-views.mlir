@@ -139,8 +139,9 @@ module attributes {"ttg.num-warps" = 4 : i32, "ttg.num-ctas" = 1 : i32, "ttg.thr
   }
 
   // shared(distinct(A 16 KiB, B 32 KiB), C 16 KiB) x 2: C's ring at the
-  // start would put C[1] on B[0], buffers of different indices overlapping;
-  // on A's ring (same stride) C[i] lies on A[i]: 96 KiB, as packed.
+  // start, or on A's or B's ring with its own stride, would put C[1] on a
+  // buffer of index 0; on B's ring with B's stride (index 2i of 16 KiB
+  // buffers) C[i] lies in B[i]: 96 KiB, as packed.
   // CHECK-LABEL: tt.func @shared_child_on_a_sibling_ring(
   // CHECK-NEXT: %[[BASE:.+]] = ttg.local_alloc {alignment = 1024 : i32} : () -> !ttg.memdesc<3x32768xi8, #[[$BYTES]], #smem, mutable>
   // CHECK-NEXT: ttg.memdesc_reinterpret %[[BASE]] : {{.*}} -> !ttg.memdesc<6x128x64xf16, #[[$NVMMA]], #smem, mutable>
@@ -149,8 +150,8 @@ module attributes {"ttg.num-warps" = 4 : i32, "ttg.num-ctas" = 1 : i32, "ttg.thr
   // CHECK-NEXT: %[[C4:.+]] = arith.constant 4 : i32
   // CHECK-NEXT: %[[AI:.+]] = arith.addi %{{.+}}, %[[C4]] : i32
   // CHECK-NEXT: ttg.memdesc_index %{{.+}}[%[[AI]]] : !ttg.memdesc<6x128x64xf16
-  // CHECK-NEXT: %[[C4B:.+]] = arith.constant 4 : i32
-  // CHECK-NEXT: %[[CI:.+]] = arith.addi %{{.+}}, %[[C4B]] : i32
+  // CHECK-NEXT: %[[C2:.+]] = arith.constant 2 : i32
+  // CHECK-NEXT: %[[CI:.+]] = arith.muli %{{.+}}, %[[C2]] : i32
   // CHECK-NEXT: ttg.memdesc_index %{{.+}}[%[[CI]]] : !ttg.memdesc<6x128x64xf16
   tt.func @shared_child_on_a_sibling_ring(%i: i32) {
     %spec = tlx.storage_alias_spec storage = smem : !tlx.storage_alias_spec<smem>
@@ -165,21 +166,21 @@ module attributes {"ttg.num-warps" = 4 : i32, "ttg.num-ctas" = 1 : i32, "ttg.thr
     tt.return
   }
 
-  // shared(distinct(A 16 KiB, B 32 KiB), C 8 KiB) x 2: C's ring fits no
-  // sibling's stride (C[1] would lie on B[0] or A[0]), so the tree is laid
-  // out interleaved, each index padded to 64 KiB for B.
+  // shared(distinct(A 16 KiB, B 32 KiB), C 64 KiB) x 2: C's ring would put
+  // C[0] on B[1] wherever it starts, and no sibling's stride is a multiple of
+  // C's size, so the tree is laid out interleaved: 64 KiB per index.
   // CHECK-LABEL: tt.func @rings_break_the_promise(
   // CHECK-NEXT: %[[BASE:.+]] = ttg.local_alloc {alignment = 1024 : i32} : () -> !ttg.memdesc<1x131072xi8, #[[$BYTES]], #smem, mutable>
   // CHECK-NEXT: ttg.memdesc_reinterpret %[[BASE]] : {{.*}} -> !ttg.memdesc<8x128x64xf16, #[[$NVMMA]], #smem, mutable>
   // CHECK-NEXT: ttg.memdesc_reinterpret %[[BASE]] : {{.*}} -> !ttg.memdesc<4x64x256xf16, #[[$NVMMA]], #smem, mutable>
-  // CHECK-NEXT: ttg.memdesc_reinterpret %[[BASE]] : {{.*}} -> !ttg.memdesc<16x64x64xf16, #[[$NVMMA]], #smem, mutable>
+  // CHECK-NEXT: ttg.memdesc_reinterpret %[[BASE]] : {{.*}} -> !ttg.memdesc<2x128x256xf16, #[[$NVMMA]], #smem, mutable>
   tt.func @rings_break_the_promise(%i: i32) {
     %spec = tlx.storage_alias_spec storage = smem : !tlx.storage_alias_spec<smem>
     %a = tlx.storage_alias_local_alloc %spec : !tlx.storage_alias_spec<smem> -> !ttg.memdesc<2x128x64xf16, #nvmma, #smem, mutable>
     %b = tlx.storage_alias_local_alloc %spec : !tlx.storage_alias_spec<smem> -> !ttg.memdesc<2x64x256xf16, #nvmma, #smem, mutable>
-    %c = tlx.storage_alias_local_alloc %spec : !tlx.storage_alias_spec<smem> -> !ttg.memdesc<2x64x64xf16, #nvmma, #smem, mutable>
+    %c = tlx.storage_alias_local_alloc %spec : !tlx.storage_alias_spec<smem> -> !ttg.memdesc<2x128x256xf16, #nvmma, #smem, mutable>
     %ab = tlx.reuse_group(%a, %b) group_kind = distinct : (!ttg.memdesc<2x128x64xf16, #nvmma, #smem, mutable>, !ttg.memdesc<2x64x256xf16, #nvmma, #smem, mutable>) -> !tlx.reuse_group<distinct>
-    %root = tlx.reuse_group(%ab, %c) group_kind = shared : (!tlx.reuse_group<distinct>, !ttg.memdesc<2x64x64xf16, #nvmma, #smem, mutable>) -> !tlx.reuse_group<shared>
+    %root = tlx.reuse_group(%ab, %c) group_kind = shared : (!tlx.reuse_group<distinct>, !ttg.memdesc<2x128x256xf16, #nvmma, #smem, mutable>) -> !tlx.reuse_group<shared>
     tlx.set_buffer_overlap(%spec, %root) : (!tlx.storage_alias_spec<smem>, !tlx.reuse_group<shared>) -> ()
     tt.return
   }

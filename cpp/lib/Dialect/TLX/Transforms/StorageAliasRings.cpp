@@ -8,8 +8,9 @@
 //
 //   leaf      its buffers side by side (stride: their alignment, B or more)
 //   distinct  the children one after another, largest alignment first
-//   shared    the children from the same start, or a child on the ring of
-//             a sibling's leaf when that keeps the promise below
+//   shared    the children (largest alignment first) from the same start,
+//             or a child on the ring of a sibling's leaf (with its stride if
+//             need be) when that keeps the promise below
 //
 // The tree promises that buffers of different indices never overlap and that
 // buffers of one index overlap only under a shared group. Rings keep that
@@ -53,35 +54,40 @@ private:
   llvm::DenseMap<Operation *, BufferPlacement> placements;
   SmallVector<Leaf> leaves;
 
-  // Places `element` at `start` or later; returns where it ends.
+  // Places `element` at `start` or later, its leaves' buffers `stride` apart
+  // where that is a multiple of their alignment; returns where it ends.
   FailureOr<int64_t> place(Value element, int64_t start,
-                           SmallVector<ReuseGroupOp> path) {
+                           SmallVector<ReuseGroupOp> path, int64_t stride = 0) {
     auto group = element.getDefiningOp<ReuseGroupOp>();
     if (!group) {
       const AllocInfo *alloc = plan.find(element.getDefiningOp());
       // Buffers as far apart as their alignment (at least their size under
-      // exact views), as in the interleaved layout.
+      // exact views), as in the interleaved layout, or as a sibling's.
+      int64_t between = stride % alloc->alignment == 0
+                            ? std::max(stride, alloc->alignment)
+                            : alloc->alignment;
       int64_t begin = llvm::alignTo(start, alloc->alignment);
       int64_t count = alloc->type.numBuffers();
-      placements[alloc->op] = {begin, alloc->alignment, {}};
+      placements[alloc->op] = {begin, between, {}};
       leaves.push_back({alloc->op, count, alloc->unitsPerBuffer, std::move(path)});
-      return begin + (count - 1) * alloc->alignment + alloc->unitsPerBuffer;
+      return begin + (count - 1) * between + alloc->unitsPerBuffer;
     }
     if (group.getGroupSizeOrOne() > 1)
       return failure();
     path.push_back(group);
     SmallVector<Value> children(group.getElements());
     bool distinct = group.getGroupKind() == ReuseGroupKind::distinct;
-    if (distinct) { // largest alignment first: no padding between children
-      SmallVector<std::pair<int64_t, size_t>> order;
-      for (auto [i, child] : llvm::enumerate(children))
-        order.push_back({-getNodeSize(child, plan).alignment, i});
-      llvm::sort(order);
-      SmallVector<Value> sorted;
-      for (auto [alignment, i] : order)
-        sorted.push_back(children[i]);
-      children = std::move(sorted);
-    }
+    // Largest alignment first: distinct children need no padding between
+    // them, and a shared group's smaller children can take the ring (and
+    // stride) of its largest.
+    SmallVector<std::pair<int64_t, size_t>> order;
+    for (auto [i, child] : llvm::enumerate(children))
+      order.push_back({-getNodeSize(child, plan).alignment, i});
+    llvm::sort(order);
+    SmallVector<Value> sorted;
+    for (auto [alignment, i] : order)
+      sorted.push_back(children[i]);
+    children = std::move(sorted);
     int64_t end = start;
     size_t groupLeaves = leaves.size();
     for (Value child : children) {
@@ -95,16 +101,21 @@ private:
   }
 
   // A shared group's child goes where it keeps the promise: at the group's
-  // start, or on the ring of a sibling's leaf (C[i] on A[i] when C's ring
-  // has A's stride).
+  // start, or on the ring of a sibling's leaf, with its own stride or the
+  // sibling's (C[i] on A[i]).
   FailureOr<int64_t> placeShared(Value child, int64_t start, size_t siblingLeaves,
                                  ArrayRef<ReuseGroupOp> path) {
-    SmallVector<int64_t> starts = {start};
-    for (size_t l = siblingLeaves; l < leaves.size(); ++l)
-      starts.push_back(placements.lookup(leaves[l].op).offset);
-    for (int64_t candidate : starts) {
+    // (start, stride) pairs: the group's start with the child's own
+    // strides, then every sibling leaf's ring.
+    SmallVector<std::pair<int64_t, int64_t>> candidates = {{start, 0}};
+    for (size_t l = siblingLeaves; l < leaves.size(); ++l) {
+      BufferPlacement ring = placements.lookup(leaves[l].op);
+      candidates.push_back({ring.offset, 0});
+      candidates.push_back({ring.offset, ring.unitsBetweenBuffers});
+    }
+    for (auto [candidate, stride] : candidates) {
       size_t mark = leaves.size();
-      FailureOr<int64_t> end = place(child, candidate, SmallVector<ReuseGroupOp>(path));
+      FailureOr<int64_t> end = place(child, candidate, SmallVector<ReuseGroupOp>(path), stride);
       if (succeeded(end) && keepsPromise())
         return end;
       for (size_t l = mark; l < leaves.size(); ++l)
