@@ -1,6 +1,8 @@
 """Aliased buffers on a real GPU: what is written through one view is read back
 through the views that alias it, bit for bit, at the offsets the compiler
 reports. Run on an H100/H200 (see README: GPU tests)."""
+import os
+
 import pytest
 import torch
 
@@ -27,6 +29,20 @@ class ByteImage:
     def read(self, offset, dtype, shape):
         count = torch.Size(shape).numel() * torch.empty((), dtype=dtype).element_size()
         return self.bytes[offset:offset + count].clone().view(dtype).reshape(shape)
+
+
+# Exact views (triton 3.8's rules; forced under 3.7 by TLX_ALIAS_EXACT_VIEWS=1)
+# place every buffer at a multiple of its size: the packed constructions
+# these tests aim at (slots, strides that are no multiple) do not arise.
+EXACT_VIEWS = (os.environ.get("TLX_ALIAS_EXACT_VIEWS") == "1"
+               or tuple(int(p) for p in triton.__version__.split(".")[:2]) >= (3, 8))
+
+
+def assert_exact_placement(views):
+    for view in views:
+        assert view["slot_bytes"] == 0, view
+        assert view["offset"] % view["buffer_bytes"] == 0, view
+        assert view["bytes_between_buffers"] % view["buffer_bytes"] == 0, view
 
 
 def bits(t):
@@ -137,7 +153,10 @@ def test_distinct_non_multiple_stride_keeps_every_buffer():
     assert torch.equal(out_x, x)
     assert torch.equal(bits(out_y), bits(y))
     views = tlx.memory_map(compiled)[0]["views"]
-    assert views[0]["slot_bytes"] == 8192 and views[1]["offset"] == 16384  # the non-multiple case
+    if EXACT_VIEWS:
+        assert_exact_placement(views)
+    else:
+        assert views[0]["slot_bytes"] == 8192 and views[1]["offset"] == 16384  # the non-multiple case
 
 
 # -- runtime indices in loops, and views merged through control flow ----------
@@ -171,7 +190,10 @@ def test_runtime_indices_and_merged_views():
     compiled = control_flow_kernel[(1, )](x, out, NUM=NUM, B=B)
     assert torch.equal(out, x)
     views = tlx.memory_map(compiled)[0]["views"]
-    assert views[0]["scale"] > 1 or views[0]["slot_bytes"]  # really padded
+    if EXACT_VIEWS:
+        assert_exact_placement(views)
+    else:
+        assert views[0]["scale"] > 1 or views[0]["slot_bytes"]  # really padded
 
 
 # -- NVMMA-swizzled operands at non-zero offsets feed wgmma --------------------
@@ -208,7 +230,10 @@ def test_nvmma_tiles_at_offsets_feed_tl_dot():
     expected = sum((i + 1) * (a[i].float() @ b[i].float()) for i in range(NUM))
     assert torch.equal(c, expected)
     views = tlx.memory_map(compiled)[0]["views"]
-    assert views[1]["offset"] == 1024 and views[1]["alignment"] == 1024  # NVMMA at a non-zero offset
+    if EXACT_VIEWS:
+        assert_exact_placement(views)
+    else:
+        assert views[1]["offset"] == 1024 and views[1]["alignment"] == 1024  # NVMMA at a non-zero offset
     assert "wgmma" in compiled.asm["ptx"]
 
 
