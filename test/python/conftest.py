@@ -8,6 +8,20 @@ import pytest
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 
 
+def exact_views_by_default():
+    """Whether kernels lower with exact views (triton 3.8's memdesc rules: the
+    default of a plugin built for 3.8, or forced by TLX_ALIAS_EXACT_VIEWS=1)."""
+    import triton
+    exact = os.environ.get("TLX_ALIAS_EXACT_VIEWS")
+    if exact in ("0", "1"):
+        return exact == "1"
+    return tuple(int(p) for p in triton.__version__.split(".")[:2]) >= (3, 8)
+
+
+# The error exact views give for a padded layout in a storage_alias_spec.
+PADDED_REFUSED = "cannot place a buffer of a padded shared layout"
+
+
 def run_python(code, env_update=None, check=True, script_path=None):
     """Runs code in a fresh interpreter (plugin registration is per process).
 

@@ -32,6 +32,7 @@ from hypothesis import HealthCheck, event, given, settings
 from hypothesis import strategies as st
 
 import tlx_alias  # noqa: F401
+from conftest import exact_views_by_default
 from tlx_alias import _pipeline
 from triton._C.libtriton import passes
 from ttgir_builder import (DTYPE_BITS, TMEM_COLUMN_BYTES, TMEM_COLUMNS, TMEM_PREFIX, Leaf, align_to, build_module,
@@ -39,6 +40,10 @@ from ttgir_builder import (DTYPE_BITS, TMEM_COLUMN_BYTES, TMEM_COLUMNS, TMEM_PRE
                            padded, paddings_of, tmem_columns, tmem_encoding)
 
 EXAMPLES = int(os.environ.get("TLX_PROPERTY_EXAMPLES", "500"))
+# The model is of the packed layout; exact views have their own property test
+# (test_exact_views_properties.py).
+pytestmark = pytest.mark.skipif(exact_views_by_default(),
+                                reason="packed layouts only: this triton lowers with exact views")
 KNOWN_ERRORS = ("is too small, requires at least", "not enough space for distinct allocations")
 TMEM_FULL = "tensor-memory columns"  # "storage_alias_spec needs N tensor-memory columns ..."
 DIMS = [8, 16, 32, 64, 128]

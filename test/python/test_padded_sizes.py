@@ -8,6 +8,7 @@ import re
 import pytest
 
 import tlx_alias  # noqa: F401  (registers the plugin)
+from conftest import PADDED_REFUSED, exact_views_by_default
 from tlx_alias import _pipeline
 from triton._C.libtriton import ir, nvidia
 
@@ -40,6 +41,10 @@ def test_spec_size_matches_tritons_allocator(tmp_path, paddings, num, m, n):
     module, context = _pipeline.parse_module(module_text(lines, t))
     module.context = context
     path = tmp_path / "map.jsonl"
+    if exact_views_by_default():  # triton 3.8 reinterprets padded views only among one padding
+        with pytest.raises(RuntimeError, match=PADDED_REFUSED):
+            _pipeline.lower_module(module, memory_map=str(path))
+        return
     _pipeline.lower_module(module, memory_map=str(path))
     (spec, ) = [json.loads(line) for line in path.read_text().splitlines()]
     pairs = [tuple(map(int, re.match(r"(\d+):\+(\d+)", p.strip()).groups())) for p in paddings.split(",")]
