@@ -18,6 +18,18 @@ def exact_views_by_default():
     return tuple(int(p) for p in triton.__version__.split(".")[:2]) >= (3, 8)
 
 
+def registry_includes():
+    """The registry packages' MLIR and LLVM include dirs (xtc-mlir-dev,
+    xtc-llvm-dev), or None when they are not installed."""
+    import importlib.util
+    specs = [importlib.util.find_spec(name) for name in ("mlir", "llvm")]
+    if any(s is None or not s.submodule_search_locations for s in specs):
+        return None
+    dirs = [os.path.join(os.path.dirname(s.submodule_search_locations[0]), n, "include")
+            for s, n in zip(specs, ("mlir", "llvm"))]
+    return dirs if all(os.path.isdir(d) for d in dirs) else None
+
+
 # The error exact views give for a padded layout in a storage_alias_spec.
 PADDED_REFUSED = "cannot place a buffer of a padded shared layout"
 

@@ -3,13 +3,13 @@ into a copy (never into the registry's headers), with a comment naming its ABI
 fact; a text that is not there is a one-line error; a delta can be reverted
 (--skip-fact) for the layout gate's tests; CMake selects a layer by the target
 triton's version."""
-import importlib.util
 import os
 import runpy
 import subprocess
 import sys
 
 import pytest
+from conftest import registry_includes
 
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 ABI = os.path.join(ROOT, "cpp", "abi")
@@ -86,17 +86,8 @@ def test_missing_text_is_a_one_line_error(tmp_path):
     assert "expected 1 occurrence(s)" in proc.stderr and "found 0" in proc.stderr
 
 
-def _registry_includes():
-    specs = [importlib.util.find_spec(name) for name in ("mlir", "llvm")]
-    if any(s is None or not s.submodule_search_locations for s in specs):
-        return None
-    dirs = [os.path.join(os.path.dirname(s.submodule_search_locations[0]), n, "include")
-            for s, n in zip(specs, ("mlir", "llvm"))]
-    return dirs if all(os.path.isdir(d) for d in dirs) else None
-
-
 def test_layer_applies_to_the_registry_headers(tmp_path):
-    dirs = _registry_includes()
+    dirs = registry_includes()
     if dirs is None:
         pytest.skip("xtc-mlir-dev/xtc-llvm-dev headers are not installed in this venv")
     proc = _apply(dirs[0], dirs[1], tmp_path / "out")

@@ -18,6 +18,7 @@ import subprocess
 import sys
 
 import pytest
+from conftest import registry_includes
 
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 GATE = os.path.join(ROOT, "cpp", "abi", "layout_gate.py")
@@ -50,15 +51,6 @@ REVERTED = {
 }
 
 
-def _registry_includes():
-    specs = [importlib.util.find_spec(name) for name in ("mlir", "llvm")]
-    if any(s is None or not s.submodule_search_locations for s in specs):
-        return None
-    dirs = [os.path.join(os.path.dirname(s.submodule_search_locations[0]), n, "include")
-            for s, n in zip(specs, ("mlir", "llvm"))]
-    return dirs if all(os.path.isdir(d) for d in dirs) else None
-
-
 def _running_libtriton(family):
     """The running triton's libtriton.so when its version is one of `family`."""
     spec = importlib.util.find_spec("triton")
@@ -79,7 +71,7 @@ FAMILY_37 = runpy.run_path(os.path.join(ROOT, "python", "tlx_alias", "_triton_ve
     "ABI_FAMILIES"][0]
 
 
-INCLUDES = _registry_includes()
+INCLUDES = registry_includes()
 pytestmark = pytest.mark.skipif(
     not (CLANG and DWARFDUMP and INCLUDES),
     reason="needs clang++, llvm-dwarfdump and the xtc-mlir-dev/xtc-llvm-dev headers")
