@@ -12,7 +12,11 @@ namespace mlir::triton::tlx {
 namespace {
 
 constexpr StringLiteral kInlineAsm = "llvm.inline_asm";
+// The CTA barrier (bar.sync 0, which triton turns into the partition's named
+// barrier inside warp specialization): nvvm.barrier0 up to triton 3.7, an
+// nvvm.barrier without operands in 3.8's LLVM, which dropped barrier0.
 constexpr StringLiteral kBarrier0 = "nvvm.barrier0";
+constexpr StringLiteral kBarrier = "nvvm.barrier";
 // Triton's lowering of ttng.arrive_barrier: thread 0 ($0 = tid == 0 [&& pred])
 // arrives for every thread of its warp group.
 constexpr StringLiteral kLeaderArrive = "@$0 mbarrier.arrive.shared::cta.b64 _, [$1]";
@@ -28,7 +32,10 @@ struct TLXSyncBeforeLeaderArrivePass
     : impl::TLXSyncBeforeLeaderArriveBase<TLXSyncBeforeLeaderArrivePass> {
   void runOnOperation() override {
     MLIRContext *context = &getContext();
-    if (!RegisteredOperationName::lookup(kBarrier0, context))
+    StringRef barrier = kBarrier0;
+    if (!RegisteredOperationName::lookup(barrier, context))
+      barrier = kBarrier;
+    if (!RegisteredOperationName::lookup(barrier, context))
       return;
     SmallVector<Operation *> arrives;
     getOperation().walk([&](Operation *op) {
@@ -37,7 +44,7 @@ struct TLXSyncBeforeLeaderArrivePass
     });
     for (Operation *arrive : arrives) {
       OpBuilder builder(arrive);
-      createOp(builder, arrive->getLoc(), kBarrier0, {}, {});
+      createOp(builder, arrive->getLoc(), barrier, {}, {});
     }
   }
 };
