@@ -27,6 +27,24 @@ def _encoding_params(layout_text):
     return params
 
 
+def _tritons_tmem_reg_layout(view, params, split, num_warps):
+    """Gluon's register layout of a tmem load/store (32x32b), through the two
+    spellings of its binding: triton 3.7 takes the layout's CTA split and a
+    trailing CTA list; 3.8 the allocation shape, and a CGA layout instead."""
+    from triton._C.libtriton.gluon_ir import compute_tmem_reg_layout
+    from triton.experimental.gluon.language.nvidia.blackwell import TensorMemoryLayout
+    block = (int(params["blockM"]), int(params["blockN"]))
+    col_stride, two_ctas = int(params.get("colStride", 1)), params.get("twoCTAs") == "true"
+    shape = list(view.shape)
+    if "cga_layout" in TensorMemoryLayout.__dataclass_fields__:  # triton 3.8
+        if split != (1, 1):
+            raise ValueError("CTA-split tensor-memory layouts are not supported with this triton")
+        layout = TensorMemoryLayout(block, col_stride, two_ctas=two_ctas)
+        return compute_tmem_reg_layout(view.dtype, shape, shape, layout, num_warps, "32x32b")
+    layout = TensorMemoryLayout(block, col_stride, split if split != (1, 1) else None, two_ctas)
+    return compute_tmem_reg_layout(view.dtype, shape, layout, num_warps, "32x32b", [])
+
+
 def register_layout(view, num_warps, what):
     """`#ttg.linear<...>` text of the layout Triton gives a tmem load/store of
     the one buffer `view` run by `num_warps` warps."""
@@ -37,13 +55,9 @@ def register_layout(view, num_warps, what):
     if num_warps < 4 or num_warps & (num_warps - 1):
         raise ValueError(f"{what}: tensor memory is accessed by whole warp groups: needs a power of two of at "
                          f"least 4 warps, the code runs on {num_warps}")
-    from triton._C.libtriton.gluon_ir import compute_tmem_reg_layout
-    from triton.experimental.gluon.language.nvidia.blackwell import TensorMemoryLayout
     split = (int(params.get("CTASplitM", 1)), int(params.get("CTASplitN", 1)))
-    layout = TensorMemoryLayout((int(params["blockM"]), int(params["blockN"])), int(params.get("colStride", 1)),
-                                split if split != (1, 1) else None, params.get("twoCTAs") == "true")
     try:
-        linear = compute_tmem_reg_layout(view.dtype, list(view.shape), layout, num_warps, "32x32b", [])
+        linear = _tritons_tmem_reg_layout(view, params, split, num_warps)
     except Exception as error:  # triton's binding reports unsupported cases by raising
         linear, reason = None, f": {error}"
     else:

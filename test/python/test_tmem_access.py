@@ -12,7 +12,15 @@ import tlx_alias as tlx
 import triton
 import triton.language as tl
 from triton.backends.compiler import GPUTarget
-from triton.experimental.gluon.language.nvidia.blackwell import TensorMemoryLayout, get_tmem_reg_layout
+from triton.experimental.gluon.language.nvidia.blackwell import TensorMemoryLayout
+
+try:
+    from triton.experimental.gluon.language.nvidia.blackwell import get_tmem_reg_layout
+except ImportError:  # triton 3.8: a method of the descriptor type, computed by this function
+    from triton.experimental.gluon.language._semantic import _compute_tmem_reg_layout
+
+    def get_tmem_reg_layout(dtype, shape, layout, num_warps):
+        return _compute_tmem_reg_layout(dtype, shape, shape, layout, num_warps, "32x32b")
 
 from conftest import expect_compilation_error, jit_from_body
 
