@@ -33,10 +33,17 @@ def _plugin_key():
     return f"tlx_alias-{__version__}-{digest}"
 
 
+def _exact_views_option():
+    """`exact-views=0|1` when TLX_ALIAS_EXACT_VIEWS forces triton 3.8's view
+    rules off or on, else None (the plugin's default)."""
+    exact = os.environ.get("TLX_ALIAS_EXACT_VIEWS", "")
+    return f"exact-views={exact}" if exact in ("0", "1") else None
+
+
 def cache_key():
     # TLX_ALIAS_EXACT_VIEWS changes the layouts, so it is part of the key.
-    exact = os.environ.get("TLX_ALIAS_EXACT_VIEWS", "")
-    return _plugin_key() + (f"-exact-views={exact}" if exact in ("0", "1") else "")
+    option = _exact_views_option()
+    return _plugin_key() + (f"-{option}" if option else "")
 
 
 def has_tlx_ops(module):
@@ -86,10 +93,8 @@ def lowering_args(memory_map=None):
     follows by default only when built for 3.8; forcing them on under 3.7
     checks their layouts there)."""
     args = [f"memory-map={memory_map}"] if memory_map else []
-    exact = os.environ.get("TLX_ALIAS_EXACT_VIEWS", "")
-    if exact in ("0", "1"):
-        args.append(f"exact-views={exact}")
-    return args
+    option = _exact_views_option()
+    return args + [option] if option else args
 
 
 def lower_module(module, memory_map=None):

@@ -11,7 +11,7 @@ import triton
 import triton.language as tl
 from triton.backends.compiler import GPUTarget
 
-from conftest import expect_compilation_error, jit_from_body
+from conftest import exact_views_by_default, expect_compilation_error, jit_from_body
 
 import tlx_alias as tlx
 
@@ -195,7 +195,7 @@ def test_aliased_persistent_ws_gemm_example():
     (spec, ) = tlx.memory_map(k)
     assert spec["size"] == 4 * 48 * 1024
     views = [(v["offset"], v["bytes_between_buffers"], v["buffer_bytes"]) for v in spec["views"]]
-    assert views == (GEMM_EXACT if TRITON_38 else GEMM_PACKED)  # A, B, C
+    assert views == (GEMM_EXACT if exact_views_by_default() else GEMM_PACKED)  # A, B, C
     assert spec["size"] < k.metadata.shared <= 232448
     assert example.compile_for_sm90(STAGES=4, ALIAS=False).metadata.shared > 232448
     assert example.compile_for_sm90(STAGES=3, ALIAS=False).metadata.shared <= 232448

@@ -51,9 +51,7 @@ int64_t viewUnits(const MemDescInfo &info, bool isShared) {
   return isShared ? totalBytes(info) : tmemColumns(info);
 }
 int64_t bufferUnits(const MemDescInfo &info, bool isShared) {
-  if (info.shape.size() < 2)
-    return viewUnits(info, isShared);
-  return isShared ? totalBytes(info) / info.numBuffers() : getBufferUnits(info);
+  return info.shape.size() < 2 ? viewUnits(info, isShared) : getBufferUnits(info);
 }
 
 // Exact views: `value` (of the type a view had) becomes a reinterpret of

@@ -210,7 +210,7 @@ static LogicalResult sizeWithOverlap(SpecPlan &plan) {
   // needs, each as large as the tree.
   plan.numBuffers = countBufferIndices(plan.overlap.getOverlapDef(), 1);
   NodeSize tree = getNodeSize(plan.overlap.getOverlapDef(), plan);
-  plan.alignment = plan.exactViews ? getStorageAlignment(plan) : tree.alignment;
+  plan.alignment = getStorageAlignment(plan);
   int64_t neededStride = llvm::alignTo(tree.units, tree.alignment);
   int64_t required = plan.numBuffers * neededStride;
   plan.requiredUnits = required;
