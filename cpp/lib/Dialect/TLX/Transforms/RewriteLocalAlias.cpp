@@ -150,6 +150,8 @@ struct TLXRewriteLocalAliasPass
   using Base::Base;
 
   void runOnOperation() override {
+    if (failed(checkViewsOption(&getContext(), exactViews)))
+      return signalPassFailure();
     llvm::MapVector<Operation *, RootViews> groups;
     WalkResult result = getOperation().walk([&](LocalAliasOp view) {
       Value source = view.getSrc();

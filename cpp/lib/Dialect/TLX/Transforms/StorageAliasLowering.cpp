@@ -23,6 +23,8 @@ struct TLXStorageAliasLoweringPass
 
   void runOnOperation() override {
     ModuleOp module = getOperation();
+    if (failed(checkViewsOption(&getContext(), exactViews)))
+      return signalPassFailure();
     // An allocation whose spec is not a tlx.storage_alias_spec op (e.g. a
     // function argument) has nowhere to go.
     WalkResult orphan = module.walk([](StorageAliasLocalAllocOp alloc) {

@@ -26,13 +26,16 @@ def TLXStorageAliasLowering : Pass<"tlx-storage-alias-lowering", "mlir::ModuleOp
        view (through reinterprets, aliases, warp_specialize captures and
        control flow) indexes `scale * i + offset_slots`.
 
-    With `exact-views` (what triton 3.8 accepts), every buffer starts at a
-    multiple of its own size (its alignment is its size), the storage is a
-    multiple of every buffer, and each view spans the whole storage
-    (`N / bytes-per-buffer` buffers), so that every `ttg.memdesc_reinterpret`
-    keeps the logical size; a placement that cannot be expressed so is an
-    error. Without it (triton 3.7), buffers are packed at their layouts'
-    alignment and reached through byte slots where needed.
+    Views are exact by default (`exact-views`, what triton 3.8 accepts; the
+    same layouts on every triton): every buffer starts at a multiple of its
+    own size (its alignment is its size), the storage is a multiple of every
+    buffer, and each view spans the whole storage (`N / bytes-per-buffer`
+    buffers), so that every `ttg.memdesc_reinterpret` keeps the logical
+    size; a placement that cannot be expressed so is an error. A spec
+    holding padded shared layouts cannot be expressed so: it keeps packed
+    views where the triton verifies them (3.7) and is an error under 3.8.
+    With `exact-views=false` (triton 3.7 only), buffers are packed at their
+    layouts' alignment and reached through byte slots where needed.
 
     With `memory-map=<file>`, the layout of every spec (size, and each
     view's offset, stride, buffer size and expanded shape) is appended to
@@ -41,10 +44,10 @@ def TLXStorageAliasLowering : Pass<"tlx-storage-alias-lowering", "mlir::ModuleOp
   let options = [
     Option<"memoryMap", "memory-map", "std::string", /*default=*/"\"\"",
            "Append each spec's layout to this file (JSON lines)">,
-    Option<"exactViews", "exact-views", "bool", /*default=*/"kExactViewsByDefault",
+    Option<"exactViews", "exact-views", "bool", /*default=*/"true",
            "Only views triton 3.8 accepts: each buffer at a multiple of its own "
-           "size, each reinterpret of the whole allocation (default: on when "
-           "built for triton 3.8)">
+           "size, each reinterpret of the whole allocation (off: packed views, "
+           "which only triton 3.7 verifies)">
   ];
   let dependentDialects = ["mlir::arith::ArithDialect"];
 }
@@ -65,10 +68,10 @@ def TLXRewriteLocalAlias : Pass<"tlx-rewrite-local-alias", "mlir::ModuleOp"> {
     reinterpreted; its indices stay as they were.
   }];
   let options = [
-    Option<"exactViews", "exact-views", "bool", /*default=*/"kExactViewsByDefault",
+    Option<"exactViews", "exact-views", "bool", /*default=*/"true",
            "Only views triton 3.8 accepts: each buffer at a multiple of its own "
-           "size, each reinterpret of the whole allocation (default: on when "
-           "built for triton 3.8)">
+           "size, each reinterpret of the whole allocation (off: packed views, "
+           "which only triton 3.7 verifies)">
   ];
   let dependentDialects = ["mlir::arith::ArithDialect"];
 }
@@ -217,10 +220,10 @@ def TLXLower : Pass<"tlx-lower", "mlir::ModuleOp"> {
   let options = [
     Option<"memoryMap", "memory-map", "std::string", /*default=*/"\"\"",
            "Append each spec's layout to this file (JSON lines)">,
-    Option<"exactViews", "exact-views", "bool", /*default=*/"kExactViewsByDefault",
+    Option<"exactViews", "exact-views", "bool", /*default=*/"true",
            "Only views triton 3.8 accepts: each buffer at a multiple of its own "
-           "size, each reinterpret of the whole allocation (default: on when "
-           "built for triton 3.8)">
+           "size, each reinterpret of the whole allocation (off: packed views, "
+           "which only triton 3.7 verifies)">
   ];
   let dependentDialects = ["mlir::arith::ArithDialect"];
 }
