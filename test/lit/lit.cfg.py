@@ -9,7 +9,7 @@ config.name = "tlx-alias"
 config.test_format = lit.formats.ShTest(execute_external=False)
 config.suffixes = [".mlir"]
 config.test_source_root = os.path.dirname(__file__)
-config.excludes = ["lit.cfg.py"]
+config.excludes = ["lit.cfg.py", "tools"]
 
 # FileCheck comes with the triton wheel; tlx-opt is the console script of the
 # Python running lit.
@@ -22,18 +22,33 @@ if not os.path.exists(filecheck):
     lit_config.fatal("FileCheck not found at " + filecheck)
 bin_dir = os.path.dirname(sys.executable)
 
-# What the running triton accepts, for tests written for one side of triton
-# 3.8's changes (REQUIRES: lines):
-#   packed-views         the lowering packs buffers at their layouts'
-#                        alignment (3.7; 3.8 takes only exact views:
-#                        Transforms/exact-views.mlir runs on both)
-#   tensordesc-of-tensor TMA descriptors spelled !tt.tensordesc<tensor<...>> (3.7)
+# What the running triton accepts. Every test runs on triton 3.7 and 3.8 (the
+# same tests pass on both); a RUN line for one side only is wrapped in
+# `%if packed-views %{ ... %}` (3.7) or `%if !packed-views %{ ... %}` (3.8).
+#   packed-views         triton verifies packed views (3.7): the lowering
+#                        passes take `exact-views=false` (buffers packed at
+#                        their layouts' alignment, byte slots), and a spec
+#                        holding padded shared layouts is lowered packed under
+#                        the default exact views. Without it (3.8) both are
+#                        errors. Exact views, the default, run on both.
+#   tensordesc-of-tensor TMA descriptors spelled !tt.tensordesc<tensor<...>>
+#                        (3.7); 3.8 spells them !tt.tensordesc<...>. Tests
+#                        keep the 3.7 spelling and read their input through
+#                        %triton-syntax, which rewrites it for the running
+#                        triton; their CHECK lines accept both spellings.
 import importlib.metadata
 
 triton_version = tuple(int(p) for p in importlib.metadata.version("triton").split(".")[:2])
 if triton_version < (3, 8):
     config.available_features.update(["packed-views", "tensordesc-of-tensor"])
 
+# `%triton-syntax %s | %tlx-opt - ...`: the test file in the running triton's
+# syntax on stdout, line for line (expected-error line offsets hold).
+triton_syntax = os.path.join(os.path.dirname(__file__), "tools", "triton_syntax.py")
+tensordesc_spelling = "tensor" if triton_version < (3, 8) else "bare"
+config.substitutions.append(
+    ("%triton-syntax", "%s %s --tensordesc=%s" % (sys.executable, triton_syntax, tensordesc_spelling))
+)
 config.substitutions.append(("%FileCheck", filecheck))
 config.substitutions.append(("%tlx-opt", os.path.join(bin_dir, "tlx-opt")))
 config.substitutions.append(("%python", sys.executable))

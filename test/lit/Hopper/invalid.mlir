@@ -1,5 +1,7 @@
-// RUN: %tlx-opt %s --split-input-file --verify-diagnostics
-// REQUIRES: tensordesc-of-tensor
+// RUN: %triton-syntax %s | %tlx-opt - --split-input-file --verify-diagnostics
+//
+// TMA descriptors are written in triton 3.7's spelling; %triton-syntax rewrites
+// them for the running triton (lit.cfg.py).
 
 #nv = #ttg.nvmma_shared<{swizzlingByteWidth = 128, transposed = false, elementBitWidth = 16}>
 #smem = #ttg.shared_memory
