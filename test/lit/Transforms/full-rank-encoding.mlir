@@ -1,5 +1,5 @@
-// RUN: %tlx-opt %s --tlx-storage-alias-lowering | %FileCheck %s
-// REQUIRES: packed-views
+// RUN: %tlx-opt %s --tlx-storage-alias-lowering | %FileCheck %s --check-prefixes=CHECK,EXACT
+// RUN: %if packed-views %{ %tlx-opt %s --tlx-storage-alias-lowering=exact-views=false | %FileCheck %s --check-prefixes=CHECK,PACKED %}
 //
 // Regression (tlx-storage-alias-lowering, step 3, getViewLayout): an
 // allocation whose shared encoding has the full rank of its shape (here
@@ -9,13 +9,15 @@
 // even without set_buffer_overlap: the one-buffer type is built (keeping the
 // rank-3 encoding) although a natural-layout view never needs it. The same
 // type is a valid ttg.local_alloc. Now: the view keeps the user's
-// type.
+// type, with exact views (the default) and packed ones (exact-views=false,
+// triton 3.7 only).
 
 #shared3 = #ttg.swizzled_shared<{vec = 1, perPhase = 1, maxPhase = 1, order = [2, 1, 0]}>
 #smem = #ttg.shared_memory
 module attributes {"ttg.num-warps" = 4 : i32, "ttg.num-ctas" = 1 : i32, "ttg.threads-per-warp" = 32 : i32, ttg.target = "cuda:90"} {
   // CHECK-LABEL: tt.func @full_rank
-  // CHECK-NEXT: %[[BASE:.+]] = ttg.local_alloc {alignment = 128 : i32} : () -> !ttg.memdesc<32768xi8, #{{.+}}, #smem, mutable>
+  // EXACT-NEXT: %[[BASE:.+]] = ttg.local_alloc {alignment = 128 : i32} : () -> !ttg.memdesc<1x32768xi8, #{{.+}}, #smem, mutable>
+  // PACKED-NEXT: %[[BASE:.+]] = ttg.local_alloc {alignment = 128 : i32} : () -> !ttg.memdesc<32768xi8, #{{.+}}, #smem, mutable>
   // CHECK-NEXT: tlx.local_alias %[[BASE]] : {{.*}} -> !ttg.memdesc<2x64x64xf32, #{{.+}}, #smem, mutable>
   // CHECK-NEXT: tt.return
   tt.func @full_rank() {

@@ -1,5 +1,5 @@
-// RUN: %tlx-opt %s --tlx-storage-alias-lowering | %FileCheck %s
-// REQUIRES: packed-views
+// RUN: %tlx-opt %s --tlx-storage-alias-lowering | %FileCheck %s --check-prefixes=CHECK,EXACT
+// RUN: %if packed-views %{ %tlx-opt %s --tlx-storage-alias-lowering=exact-views=false | %FileCheck %s --check-prefixes=CHECK,PACKED %}
 //
 // Regression (tlx-storage-alias-lowering, step 4): a moved view captured by
 // ttg.warp_specialize is rejected with "'ttg.warp_specialize.partitions' op
@@ -20,10 +20,16 @@
 // CHECK-DAG: #[[$SHARED:[a-z0-9_]+]] = #ttg.swizzled_shared<{vec = 1, perPhase = 1, maxPhase = 1, order = [1, 0]}>
 
 module attributes {"ttg.num-warps" = 4 : i32, "ttg.num-ctas" = 1 : i32, "ttg.threads-per-warp" = 32 : i32, ttg.target = "cuda:90"} {
-  // b: offset 16384, 32768 bytes between buffers -> 4x64x64xf32, 2i + 1.
+  // b: offset 16384, 32768 bytes between buffers -> 4x64x64xf32, 2i + 1
+  // (in both modes). a's view spans the whole 65536 bytes with exact views
+  // (4 buffers), up to its last buffer packed (3).
   // CHECK-LABEL: tt.func @capture(
   // CHECK-SAME: %[[I:arg[0-9]+]]: i32
-  // CHECK: %[[B:.+]] = tlx.local_alias %{{.+}} -> !ttg.memdesc<4x64x64xf32, #[[$SHARED]], #smem, mutable>
+  // EXACT-NEXT: %[[BASE:.+]] = ttg.local_alloc {alignment = 128 : i32} : () -> !ttg.memdesc<1x65536xi8, #{{.+}}, #smem, mutable>
+  // EXACT-NEXT: tlx.local_alias %[[BASE]] : {{.*}} -> !ttg.memdesc<4x64x64xf32, #[[$SHARED]], #smem, mutable>
+  // PACKED-NEXT: %[[BASE:.+]] = ttg.local_alloc {alignment = 128 : i32} : () -> !ttg.memdesc<65536xi8, #{{.+}}, #smem, mutable>
+  // PACKED-NEXT: tlx.local_alias %[[BASE]] : {{.*}} -> !ttg.memdesc<3x64x64xf32, #[[$SHARED]], #smem, mutable>
+  // CHECK-NEXT: %[[B:.+]] = tlx.local_alias %[[BASE]] : {{.*}} -> !ttg.memdesc<4x64x64xf32, #[[$SHARED]], #smem, mutable>
   // CHECK: ttg.warp_specialize(%[[B]], %[[I]])
   // CHECK: default {
   // CHECK: %[[DMUL:.+]] = arith.muli %[[I]], %{{.+}} : i32
