@@ -1,11 +1,14 @@
-// RUN: %tlx-opt %s --tlx-storage-alias-lowering | %FileCheck %s
-// RUN: %tlx-opt %s --tlx-lower | %FileCheck %s --check-prefix=LOWER
-// REQUIRES: packed-views
+// RUN: %tlx-opt %s --tlx-storage-alias-lowering | %FileCheck %s --check-prefixes=CHECK,EXACT
+// RUN: %tlx-opt %s --tlx-lower | %FileCheck %s --check-prefixes=LOWER,LOWER-EXACT
+// RUN: %if packed-views %{ %tlx-opt %s --tlx-storage-alias-lowering=exact-views=false | %FileCheck %s --check-prefixes=CHECK,PACKED %}
+// RUN: %if packed-views %{ %tlx-opt %s --tlx-lower=exact-views=false | %FileCheck %s --check-prefixes=LOWER,LOWER-PACKED %}
 //
 // Tensor-memory specs: sizes are counted in bytes like shared memory, with
 // one TMEM column = 128 lanes x 4 bytes = 512 bytes, and every buffer starts
 // on a column. The storage is one ttng.tmem_alloc of 128 x C x f32 with
-// C = ceil(bytes / 512) columns.
+// C = ceil(bytes / 512) columns. Exact views (the default; EXACT) span all
+// C columns in whole buffers; packed views (exact-views=false, triton 3.7
+// only; PACKED) end at their last buffer. Offsets and indices are the same.
 
 #tmem64 = #ttng.tensor_memory_encoding<blockM = 128, blockN = 64, colStride = 1>
 #tmem32 = #ttng.tensor_memory_encoding<blockM = 128, blockN = 32, colStride = 1>
@@ -39,10 +42,11 @@ module attributes {"ttg.num-warps" = 4 : i32, "ttg.num-ctas" = 1 : i32, "ttg.thr
   }
 
   // An explicit size: 65536 bytes for a 32768-byte allocation, still 128
-  // columns.
+  // columns: 4 buffers of 32 columns (exact), 2 (packed).
   // CHECK-LABEL: tt.func @explicit_size
   // CHECK-NEXT: %[[T:.+]] = ttng.tmem_alloc : () -> !ttg.memdesc<128x128xf32, #[[$T128]], #ttng.tensor_memory, mutable>
-  // CHECK-NEXT: tlx.local_alias %[[T]] : {{.*}} -> !ttg.memdesc<2x128x32xf32, #[[$T32]], #ttng.tensor_memory, mutable>
+  // EXACT-NEXT: tlx.local_alias %[[T]] : {{.*}} -> !ttg.memdesc<4x128x32xf32, #[[$T32]], #ttng.tensor_memory, mutable>
+  // PACKED-NEXT: tlx.local_alias %[[T]] : {{.*}} -> !ttg.memdesc<2x128x32xf32, #[[$T32]], #ttng.tensor_memory, mutable>
   tt.func @explicit_size() {
     %spec = tlx.storage_alias_spec storage = tmem, size = 65536 : !tlx.storage_alias_spec<tmem, 65536>
     %a = tlx.storage_alias_local_alloc %spec : !tlx.storage_alias_spec<tmem, 65536> -> !ttg.memdesc<2x128x32xf32, #tmem32, #tm, mutable>
@@ -59,15 +63,18 @@ module attributes {"ttg.num-warps" = 4 : i32, "ttg.num-ctas" = 1 : i32, "ttg.thr
   }
 
   // distinct(a, b) of two 2x128x64xf32 (64 columns each): stride 128
-  // columns, 256 columns in all. a: 2i of 3, b at column 64: 2i + 1 of 4.
+  // columns, 256 columns in all. a: 2i of 4 (exact; of 3 packed), b at
+  // column 64: 2i + 1 of 4.
   // CHECK-LABEL: tt.func @distinct(
   // CHECK-SAME: %[[I:arg[0-9]+]]: i32
   // CHECK-NEXT: %[[T:.+]] = ttng.tmem_alloc : () -> !ttg.memdesc<128x256xf32, #[[$T256]], #ttng.tensor_memory, mutable>
-  // CHECK-NEXT: %[[A:.+]] = tlx.local_alias %[[T]] : !ttg.memdesc<128x256xf32, #[[$T256]], #ttng.tensor_memory, mutable> -> !ttg.memdesc<3x128x64xf32, #[[$T64]], #ttng.tensor_memory, mutable>
+  // EXACT-NEXT: %[[A:.+]] = tlx.local_alias %[[T]] : !ttg.memdesc<128x256xf32, #[[$T256]], #ttng.tensor_memory, mutable> -> !ttg.memdesc<4x128x64xf32, #[[$T64]], #ttng.tensor_memory, mutable>
+  // PACKED-NEXT: %[[A:.+]] = tlx.local_alias %[[T]] : !ttg.memdesc<128x256xf32, #[[$T256]], #ttng.tensor_memory, mutable> -> !ttg.memdesc<3x128x64xf32, #[[$T64]], #ttng.tensor_memory, mutable>
   // CHECK-NEXT: %[[B:.+]] = tlx.local_alias %[[T]] : !ttg.memdesc<128x256xf32, #[[$T256]], #ttng.tensor_memory, mutable> -> !ttg.memdesc<4x128x64xf32, #[[$T64]], #ttng.tensor_memory, mutable>
   // CHECK-NEXT: %[[C2:.+]] = arith.constant 2 : i32
   // CHECK-NEXT: %[[AI:.+]] = arith.muli %[[I]], %[[C2]] : i32
-  // CHECK-NEXT: ttg.memdesc_index %[[A]][%[[AI]]] : !ttg.memdesc<3x128x64xf32, #[[$T64]], #ttng.tensor_memory, mutable> -> !ttg.memdesc<128x64xf32, #[[$T64]], #ttng.tensor_memory, mutable>
+  // EXACT-NEXT: ttg.memdesc_index %[[A]][%[[AI]]] : !ttg.memdesc<4x128x64xf32, #[[$T64]], #ttng.tensor_memory, mutable> -> !ttg.memdesc<128x64xf32, #[[$T64]], #ttng.tensor_memory, mutable>
+  // PACKED-NEXT: ttg.memdesc_index %[[A]][%[[AI]]] : !ttg.memdesc<3x128x64xf32, #[[$T64]], #ttng.tensor_memory, mutable> -> !ttg.memdesc<128x64xf32, #[[$T64]], #ttng.tensor_memory, mutable>
   // CHECK: %[[C2B:.+]] = arith.constant 2 : i32
   // CHECK-NEXT: %[[BS:.+]] = arith.muli %[[I]], %[[C2B]] : i32
   // CHECK-NEXT: %[[C1:.+]] = arith.constant 1 : i32
@@ -75,8 +82,10 @@ module attributes {"ttg.num-warps" = 4 : i32, "ttg.num-ctas" = 1 : i32, "ttg.thr
   // CHECK-NEXT: ttg.memdesc_index %[[B]][%[[BI]]] : !ttg.memdesc<4x128x64xf32, #[[$T64]], #ttng.tensor_memory, mutable> -> !ttg.memdesc<128x64xf32, #[[$T64]], #ttng.tensor_memory, mutable>
   // LOWER-LABEL: tt.func @distinct(
   // LOWER: %[[T:.+]] = ttng.tmem_alloc : () -> !ttg.memdesc<128x256xf32, #[[$T256]], #ttng.tensor_memory, mutable>
-  // LOWER-DAG: ttg.memdesc_reinterpret %[[T]] : !ttg.memdesc<128x256xf32, #[[$T256]], #ttng.tensor_memory, mutable> -> !ttg.memdesc<3x128x64xf32, #[[$T64]], #ttng.tensor_memory, mutable>
-  // LOWER-DAG: ttg.memdesc_reinterpret %[[T]] : !ttg.memdesc<128x256xf32, #[[$T256]], #ttng.tensor_memory, mutable> -> !ttg.memdesc<4x128x64xf32, #[[$T64]], #ttng.tensor_memory, mutable>
+  // LOWER-EXACT-NEXT: ttg.memdesc_reinterpret %[[T]] : !ttg.memdesc<128x256xf32, #[[$T256]], #ttng.tensor_memory, mutable> -> !ttg.memdesc<4x128x64xf32, #[[$T64]], #ttng.tensor_memory, mutable>
+  // LOWER-EXACT-NEXT: ttg.memdesc_reinterpret %[[T]] : !ttg.memdesc<128x256xf32, #[[$T256]], #ttng.tensor_memory, mutable> -> !ttg.memdesc<4x128x64xf32, #[[$T64]], #ttng.tensor_memory, mutable>
+  // LOWER-PACKED-DAG: ttg.memdesc_reinterpret %[[T]] : !ttg.memdesc<128x256xf32, #[[$T256]], #ttng.tensor_memory, mutable> -> !ttg.memdesc<3x128x64xf32, #[[$T64]], #ttng.tensor_memory, mutable>
+  // LOWER-PACKED-DAG: ttg.memdesc_reinterpret %[[T]] : !ttg.memdesc<128x256xf32, #[[$T256]], #ttng.tensor_memory, mutable> -> !ttg.memdesc<4x128x64xf32, #[[$T64]], #ttng.tensor_memory, mutable>
   // LOWER-NOT: tlx.
   // LOWER: tt.return
   tt.func @distinct(%i: i32) -> (tensor<128x64xf32, #blocked>, tensor<128x64xf32, #blocked>) {
@@ -92,13 +101,17 @@ module attributes {"ttg.num-warps" = 4 : i32, "ttg.num-ctas" = 1 : i32, "ttg.thr
     tt.return %ta, %tb : tensor<128x64xf32, #blocked>, tensor<128x64xf32, #blocked>
   }
 
-  // All of tensor memory: 2 x distinct of four 64-column buffers = 512.
+  // All of tensor memory: 2 x distinct of four 64-column buffers = 512;
+  // the k-th child at 4i + k: exact views of 8 buffers each, packed ones of
+  // 5, 6, 7 and 8.
   // CHECK-LABEL: tt.func @full
   // CHECK-NEXT: %[[T:.+]] = ttng.tmem_alloc : () -> !ttg.memdesc<128x512xf32, #[[$T512]], #ttng.tensor_memory, mutable>
-  // CHECK-NEXT: tlx.local_alias %[[T]] : {{.*}} -> !ttg.memdesc<5x128x64xf32, #[[$T64]], #ttng.tensor_memory, mutable>
-  // CHECK-NEXT: tlx.local_alias %[[T]] : {{.*}} -> !ttg.memdesc<6x128x64xf32, #[[$T64]], #ttng.tensor_memory, mutable>
-  // CHECK-NEXT: tlx.local_alias %[[T]] : {{.*}} -> !ttg.memdesc<7x128x64xf32, #[[$T64]], #ttng.tensor_memory, mutable>
-  // CHECK-NEXT: tlx.local_alias %[[T]] : {{.*}} -> !ttg.memdesc<8x128x64xf32, #[[$T64]], #ttng.tensor_memory, mutable>
+  // EXACT-COUNT-4: tlx.local_alias %[[T]] : {{.*}} -> !ttg.memdesc<8x128x64xf32, #[[$T64]], #ttng.tensor_memory, mutable>
+  // PACKED-NEXT: tlx.local_alias %[[T]] : {{.*}} -> !ttg.memdesc<5x128x64xf32, #[[$T64]], #ttng.tensor_memory, mutable>
+  // PACKED-NEXT: tlx.local_alias %[[T]] : {{.*}} -> !ttg.memdesc<6x128x64xf32, #[[$T64]], #ttng.tensor_memory, mutable>
+  // PACKED-NEXT: tlx.local_alias %[[T]] : {{.*}} -> !ttg.memdesc<7x128x64xf32, #[[$T64]], #ttng.tensor_memory, mutable>
+  // PACKED-NEXT: tlx.local_alias %[[T]] : {{.*}} -> !ttg.memdesc<8x128x64xf32, #[[$T64]], #ttng.tensor_memory, mutable>
+  // CHECK-NEXT: tt.return
   tt.func @full() {
     %spec = tlx.storage_alias_spec storage = tmem : !tlx.storage_alias_spec<tmem>
     %a = tlx.storage_alias_local_alloc %spec : !tlx.storage_alias_spec<tmem> -> !ttg.memdesc<2x128x64xf32, #tmem64, #tm, mutable>
@@ -112,14 +125,16 @@ module attributes {"ttg.num-warps" = 4 : i32, "ttg.num-ctas" = 1 : i32, "ttg.thr
 
   // The flash-attention pattern in tensor memory: shared(QK, distinct(P,
   // alpha)). QK 64 columns, P (bf16, packed) 32 columns, alpha 1 column at
-  // column 32; stride 64 columns, 128 in all. P: 2i of 3; alpha: 64i + 32
-  // of 97.
+  // column 32; stride 64 columns, 128 in all. P: 2i of 4 (exact; of 3
+  // packed); alpha: 64i + 32 of 128 (exact; of 97 packed).
   // CHECK-LABEL: tt.func @flash_attention(
   // CHECK-SAME: %[[I:arg[0-9]+]]: i32
   // CHECK-NEXT: %[[T:.+]] = ttng.tmem_alloc : () -> !ttg.memdesc<128x128xf32, #[[$T128]], #ttng.tensor_memory, mutable>
   // CHECK-NEXT: %[[QK:.+]] = tlx.local_alias %[[T]] : {{.*}} -> !ttg.memdesc<2x128x64xf32, #[[$T64]], #ttng.tensor_memory, mutable>
-  // CHECK-NEXT: %[[P:.+]] = tlx.local_alias %[[T]] : {{.*}} -> !ttg.memdesc<3x128x64xbf16, #[[$T64]], #ttng.tensor_memory, mutable>
-  // CHECK-NEXT: %[[ALPHA:.+]] = tlx.local_alias %[[T]] : {{.*}} -> !ttg.memdesc<97x128x1xf32, #[[$T1]], #ttng.tensor_memory, mutable>
+  // EXACT-NEXT: %[[P:.+]] = tlx.local_alias %[[T]] : {{.*}} -> !ttg.memdesc<4x128x64xbf16, #[[$T64]], #ttng.tensor_memory, mutable>
+  // EXACT-NEXT: %[[ALPHA:.+]] = tlx.local_alias %[[T]] : {{.*}} -> !ttg.memdesc<128x128x1xf32, #[[$T1]], #ttng.tensor_memory, mutable>
+  // PACKED-NEXT: %[[P:.+]] = tlx.local_alias %[[T]] : {{.*}} -> !ttg.memdesc<3x128x64xbf16, #[[$T64]], #ttng.tensor_memory, mutable>
+  // PACKED-NEXT: %[[ALPHA:.+]] = tlx.local_alias %[[T]] : {{.*}} -> !ttg.memdesc<97x128x1xf32, #[[$T1]], #ttng.tensor_memory, mutable>
   // CHECK-NEXT: ttg.memdesc_index %[[QK]][%[[I]]]
   // CHECK: %[[C2:.+]] = arith.constant 2 : i32
   // CHECK-NEXT: %[[PI:.+]] = arith.muli %[[I]], %[[C2]] : i32
@@ -128,7 +143,8 @@ module attributes {"ttg.num-warps" = 4 : i32, "ttg.num-ctas" = 1 : i32, "ttg.thr
   // CHECK-NEXT: %[[AS:.+]] = arith.muli %[[I]], %[[C64]] : i32
   // CHECK-NEXT: %[[C32:.+]] = arith.constant 32 : i32
   // CHECK-NEXT: %[[AI:.+]] = arith.addi %[[AS]], %[[C32]] : i32
-  // CHECK-NEXT: ttg.memdesc_index %[[ALPHA]][%[[AI]]] : !ttg.memdesc<97x128x1xf32, #[[$T1]], #ttng.tensor_memory, mutable> -> !ttg.memdesc<128x1xf32, #[[$T1]], #ttng.tensor_memory, mutable>
+  // EXACT-NEXT: ttg.memdesc_index %[[ALPHA]][%[[AI]]] : !ttg.memdesc<128x128x1xf32, #[[$T1]], #ttng.tensor_memory, mutable> -> !ttg.memdesc<128x1xf32, #[[$T1]], #ttng.tensor_memory, mutable>
+  // PACKED-NEXT: ttg.memdesc_index %[[ALPHA]][%[[AI]]] : !ttg.memdesc<97x128x1xf32, #[[$T1]], #ttng.tensor_memory, mutable> -> !ttg.memdesc<128x1xf32, #[[$T1]], #ttng.tensor_memory, mutable>
   tt.func @flash_attention(%i: i32) -> (tensor<128x64xf32, #blocked>, tensor<128x64xbf16, #blocked>, tensor<128x1xf32, #blocked1>) {
     %spec = tlx.storage_alias_spec storage = tmem : !tlx.storage_alias_spec<tmem>
     %qk = tlx.storage_alias_local_alloc %spec : !tlx.storage_alias_spec<tmem> -> !ttg.memdesc<2x128x64xf32, #tmem64, #tm, mutable>

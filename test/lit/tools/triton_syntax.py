@@ -4,11 +4,19 @@ The tests spell TMA descriptors as triton 3.7 does,
 ``!tt.tensordesc<tensor<64x64xf16, #l>>``; triton 3.8 parses only
 ``!tt.tensordesc<64x64xf16, #l>``. With ``--tensordesc=bare`` (lit.cfg.py
 passes it under 3.8) each such type is rewritten to the bare spelling;
-otherwise the text is copied unchanged. Only characters inside a line change,
-never the line breaks, so the line numbers of ``expected-error @+1``
-annotations and of diagnostics stay those of the source file.
+otherwise the text is copied unchanged.
 
-Usage: triton_syntax.py [--tensordesc=tensor|bare] FILE  (writes to stdout)
+With ``--blank-packed-only``, the lines from a ``// PACKED-ONLY-BEGIN`` line
+to the next ``// PACKED-ONLY-END`` line (both included) become empty: a test
+keeps there what only its packed-views run (``exact-views=false``, triton 3.7)
+lowers, and its exact-views runs read it through this filter.
+
+Only characters inside a line change, never the line breaks, so the line
+numbers of ``expected-error @+1`` annotations and of diagnostics stay those of
+the source file.
+
+Usage: triton_syntax.py [--tensordesc=tensor|bare] [--blank-packed-only] FILE
+(writes to stdout)
 """
 import argparse
 import sys
@@ -50,13 +58,42 @@ def bare_tensordesc(text):
         pos = end + 2
 
 
+BEGIN = "// PACKED-ONLY-BEGIN"
+END = "// PACKED-ONLY-END"
+
+
+def blank_packed_only(text):
+    """Empty every line from a BEGIN marker line to the next END marker line."""
+    out = []
+    inside = False
+    for line in text.splitlines(keepends=True):
+        body = line.strip()
+        if body == BEGIN:
+            if inside:
+                raise ValueError("nested " + BEGIN)
+            inside = True
+        ends = inside and body == END
+        if inside:
+            out.append("\n" if line.endswith("\n") else "")
+        else:
+            out.append(line)
+        if ends:
+            inside = False
+    if inside:
+        raise ValueError(BEGIN + " without " + END)
+    return "".join(out)
+
+
 def main():
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--tensordesc", choices=["tensor", "bare"], default="tensor")
+    parser.add_argument("--blank-packed-only", action="store_true")
     parser.add_argument("file")
     args = parser.parse_args()
     with open(args.file, encoding="utf-8") as f:
         text = f.read()
+    if args.blank_packed_only:
+        text = blank_packed_only(text)
     if args.tensordesc == "bare":
         text = bare_tensordesc(text)
     sys.stdout.write(text)
