@@ -1,6 +1,7 @@
-// RUN: %tlx-opt %s --tlx-rewrite-local-alias | %FileCheck %s
-// RUN: %tlx-opt %s --tlx-lower | %FileCheck %s --check-prefix=LOWER
-// REQUIRES: packed-views
+// RUN: %triton-syntax --blank-packed-only %s | %tlx-opt - --tlx-rewrite-local-alias | %FileCheck %s --check-prefixes=CHECK,EXACT
+// RUN: %triton-syntax --blank-packed-only %s | %tlx-opt - --tlx-lower | %FileCheck %s --check-prefixes=LOWER,LOWER-EXACT
+// RUN: %if packed-views %{ %tlx-opt %s --tlx-rewrite-local-alias=exact-views=false | %FileCheck %s --check-prefixes=CHECK,PACKED %}
+// RUN: %if packed-views %{ %tlx-opt %s --tlx-lower=exact-views=false | %FileCheck %s --check-prefixes=LOWER,LOWER-PACKED %}
 //
 // tlx-rewrite-local-alias: every tlx.local_alias becomes a
 // ttg.memdesc_reinterpret of the allocation at the root of its alias chain.
@@ -8,6 +9,15 @@
 // by a byte allocation (shared memory) or a wider ttng.tmem_alloc (tensor
 // memory), and the root's own uses get a reinterpret to its old type.
 // tlx-lower runs the whole lowering and leaves no tlx op behind.
+//
+// Exact views (the default; EXACT) make every reinterpret span the whole
+// base: a view smaller than the base is widened to more buffers (indices
+// unchanged), so a root whose views differ in size gets a new base.
+// Packed views (exact-views=false, triton 3.7 only; PACKED) reinterpret
+// the root as it is when it is large and aligned enough. Between
+// PACKED-ONLY-BEGIN and PACKED-ONLY-END: roots without a buffer dimension,
+// which only packed views lower (the exact runs read the file through
+// %triton-syntax --blank-packed-only).
 
 #shared = #ttg.swizzled_shared<{vec = 1, perPhase = 1, maxPhase = 1, order = [1, 0]}>
 #shared1d = #ttg.swizzled_shared<{vec = 1, perPhase = 1, maxPhase = 1, order = [0]}>
@@ -31,11 +41,18 @@
 module attributes {"ttg.num-warps" = 4 : i32, "ttg.num-ctas" = 1 : i32, "ttg.threads-per-warp" = 32 : i32, ttg.target = "cuda:100"} {
 
   // The legacy reuse=buffered_tensor pattern: the root (32768 bytes) holds
-  // its bf16 view (16384 bytes); the root stays as is.
+  // its bf16 view (16384 bytes). Packed: the root stays as is. Exact: the
+  // view spans the 32768 bytes as 4 buffers, of a byte base the root is a
+  // reinterpret of too.
   // CHECK-LABEL: tt.func @root_big_enough(
-  // CHECK-NEXT: %[[ROOT:.+]] = ttg.local_alloc : () -> !ttg.memdesc<2x64x64xf32, #[[$SHARED]], #smem, mutable>
-  // CHECK-NEXT: %[[V:.+]] = ttg.memdesc_reinterpret %[[ROOT]] : !ttg.memdesc<2x64x64xf32, #[[$SHARED]], #smem, mutable> -> !ttg.memdesc<2x64x64xbf16, #[[$SHARED]], #smem, mutable>
-  // CHECK-NEXT: ttg.memdesc_index %[[V]][%{{.+}}] : !ttg.memdesc<2x64x64xbf16, #[[$SHARED]], #smem, mutable>
+  // CHECK-SAME: %[[I:arg[0-9]+]]: i32
+  // EXACT-NEXT: %[[BASE:.+]] = ttg.local_alloc {alignment = 16 : i32} : () -> !ttg.memdesc<1x32768xi8, #[[$BYTES]], #smem, mutable>
+  // EXACT-NEXT: ttg.memdesc_reinterpret %[[BASE]] : !ttg.memdesc<1x32768xi8, #[[$BYTES]], #smem, mutable> -> !ttg.memdesc<2x64x64xf32, #[[$SHARED]], #smem, mutable>
+  // EXACT-NEXT: %[[V:.+]] = ttg.memdesc_reinterpret %[[BASE]] : !ttg.memdesc<1x32768xi8, #[[$BYTES]], #smem, mutable> -> !ttg.memdesc<4x64x64xbf16, #[[$SHARED]], #smem, mutable>
+  // EXACT-NEXT: ttg.memdesc_index %[[V]][%[[I]]] : !ttg.memdesc<4x64x64xbf16, #[[$SHARED]], #smem, mutable>
+  // PACKED-NEXT: %[[ROOT:.+]] = ttg.local_alloc : () -> !ttg.memdesc<2x64x64xf32, #[[$SHARED]], #smem, mutable>
+  // PACKED-NEXT: %[[V:.+]] = ttg.memdesc_reinterpret %[[ROOT]] : !ttg.memdesc<2x64x64xf32, #[[$SHARED]], #smem, mutable> -> !ttg.memdesc<2x64x64xbf16, #[[$SHARED]], #smem, mutable>
+  // PACKED-NEXT: ttg.memdesc_index %[[V]][%[[I]]] : !ttg.memdesc<2x64x64xbf16, #[[$SHARED]], #smem, mutable>
   // CHECK-NOT: tlx.local_alias
   // CHECK: tt.return
   tt.func @root_big_enough(%i: i32, %x: tensor<64x64xbf16, #blocked>) {
@@ -48,13 +65,20 @@ module attributes {"ttg.num-warps" = 4 : i32, "ttg.num-ctas" = 1 : i32, "ttg.thr
 
   // The root (16384 bytes of bf16) is smaller than its f32 view (32768): it
   // becomes a 32768-byte allocation, and both the root's own uses and the
-  // view are reinterprets of it.
+  // view are reinterprets of it (exact: the root's as 4 buffers, indexed as
+  // before).
   // CHECK-LABEL: tt.func @root_too_small(
-  // CHECK-NEXT: %[[BASE:.+]] = ttg.local_alloc {alignment = 16 : i32} : () -> !ttg.memdesc<32768xi8, #[[$BYTES]], #smem, mutable>
-  // CHECK-NEXT: %[[ROOT:.+]] = ttg.memdesc_reinterpret %[[BASE]] : !ttg.memdesc<32768xi8, #[[$BYTES]], #smem, mutable> -> !ttg.memdesc<2x64x64xbf16, #[[$SHARED]], #smem, mutable>
-  // CHECK-NEXT: %[[V:.+]] = ttg.memdesc_reinterpret %[[BASE]] : !ttg.memdesc<32768xi8, #[[$BYTES]], #smem, mutable> -> !ttg.memdesc<2x64x64xf32, #[[$SHARED]], #smem, mutable>
-  // CHECK-NEXT: ttg.memdesc_index %[[V]][%{{.+}}] : !ttg.memdesc<2x64x64xf32, #[[$SHARED]], #smem, mutable>
-  // CHECK: ttg.memdesc_index %[[ROOT]][%{{.+}}] : !ttg.memdesc<2x64x64xbf16, #[[$SHARED]], #smem, mutable>
+  // CHECK-SAME: %[[I:arg[0-9]+]]: i32
+  // EXACT-NEXT: %[[BASE:.+]] = ttg.local_alloc {alignment = 16 : i32} : () -> !ttg.memdesc<1x32768xi8, #[[$BYTES]], #smem, mutable>
+  // EXACT-NEXT: %[[ROOT:.+]] = ttg.memdesc_reinterpret %[[BASE]] : !ttg.memdesc<1x32768xi8, #[[$BYTES]], #smem, mutable> -> !ttg.memdesc<4x64x64xbf16, #[[$SHARED]], #smem, mutable>
+  // EXACT-NEXT: %[[V:.+]] = ttg.memdesc_reinterpret %[[BASE]] : !ttg.memdesc<1x32768xi8, #[[$BYTES]], #smem, mutable> -> !ttg.memdesc<2x64x64xf32, #[[$SHARED]], #smem, mutable>
+  // EXACT-NEXT: ttg.memdesc_index %[[V]][%[[I]]] : !ttg.memdesc<2x64x64xf32, #[[$SHARED]], #smem, mutable>
+  // EXACT: ttg.memdesc_index %[[ROOT]][%[[I]]] : !ttg.memdesc<4x64x64xbf16, #[[$SHARED]], #smem, mutable>
+  // PACKED-NEXT: %[[BASE:.+]] = ttg.local_alloc {alignment = 16 : i32} : () -> !ttg.memdesc<32768xi8, #[[$BYTES]], #smem, mutable>
+  // PACKED-NEXT: %[[ROOT:.+]] = ttg.memdesc_reinterpret %[[BASE]] : !ttg.memdesc<32768xi8, #[[$BYTES]], #smem, mutable> -> !ttg.memdesc<2x64x64xbf16, #[[$SHARED]], #smem, mutable>
+  // PACKED-NEXT: %[[V:.+]] = ttg.memdesc_reinterpret %[[BASE]] : !ttg.memdesc<32768xi8, #[[$BYTES]], #smem, mutable> -> !ttg.memdesc<2x64x64xf32, #[[$SHARED]], #smem, mutable>
+  // PACKED-NEXT: ttg.memdesc_index %[[V]][%[[I]]] : !ttg.memdesc<2x64x64xf32, #[[$SHARED]], #smem, mutable>
+  // PACKED: ttg.memdesc_index %[[ROOT]][%[[I]]] : !ttg.memdesc<2x64x64xbf16, #[[$SHARED]], #smem, mutable>
   // CHECK-NOT: ttg.local_alloc
   // CHECK: tt.return
   tt.func @root_too_small(%i: i32, %x: tensor<64x64xf32, #blocked>, %y: tensor<64x64xbf16, #blocked>) {
@@ -70,9 +94,10 @@ module attributes {"ttg.num-warps" = 4 : i32, "ttg.num-ctas" = 1 : i32, "ttg.thr
   // Big enough but not aligned enough: a 128-byte-swizzled NVMMA view needs
   // 1024-byte alignment, more than the swizzled root's 16.
   // CHECK-LABEL: tt.func @root_not_aligned(
-  // CHECK-NEXT: %[[BASE:.+]] = ttg.local_alloc {alignment = 1024 : i32} : () -> !ttg.memdesc<16384xi8, #[[$BYTES]], #smem, mutable>
-  // CHECK-NEXT: ttg.memdesc_reinterpret %[[BASE]] : !ttg.memdesc<16384xi8, #[[$BYTES]], #smem, mutable> -> !ttg.memdesc<2x64x64xf16, #[[$SHARED]], #smem, mutable>
-  // CHECK-NEXT: %[[V:.+]] = ttg.memdesc_reinterpret %[[BASE]] : !ttg.memdesc<16384xi8, #[[$BYTES]], #smem, mutable> -> !ttg.memdesc<2x64x64xf16, #[[$NVMMA]], #smem, mutable>
+  // EXACT-NEXT: %[[BASE:.+]] = ttg.local_alloc {alignment = 1024 : i32} : () -> !ttg.memdesc<1x16384xi8, #[[$BYTES]], #smem, mutable>
+  // PACKED-NEXT: %[[BASE:.+]] = ttg.local_alloc {alignment = 1024 : i32} : () -> !ttg.memdesc<16384xi8, #[[$BYTES]], #smem, mutable>
+  // CHECK-NEXT: ttg.memdesc_reinterpret %[[BASE]] : !ttg.memdesc<{{(1x)?}}16384xi8, #[[$BYTES]], #smem, mutable> -> !ttg.memdesc<2x64x64xf16, #[[$SHARED]], #smem, mutable>
+  // CHECK-NEXT: %[[V:.+]] = ttg.memdesc_reinterpret %[[BASE]] : !ttg.memdesc<{{(1x)?}}16384xi8, #[[$BYTES]], #smem, mutable> -> !ttg.memdesc<2x64x64xf16, #[[$NVMMA]], #smem, mutable>
   // CHECK-NEXT: ttg.memdesc_index %[[V]]
   tt.func @root_not_aligned(%i: i32, %x: tensor<64x64xf16, #blocked>) {
     %a = ttg.local_alloc : () -> !ttg.memdesc<2x64x64xf16, #shared, #smem, mutable>
@@ -99,16 +124,41 @@ module attributes {"ttg.num-warps" = 4 : i32, "ttg.num-ctas" = 1 : i32, "ttg.thr
   }
 
   // Chains: an alias of an alias views the root directly. The largest view
-  // (4 x 64x64xf32 = 65536 bytes) sizes the new base.
+  // (4 x 64x64xf32 = 65536 bytes) sizes the new base; exact views widen
+  // the root (1 x 32768 bytes) and the middle view to it.
   // CHECK-LABEL: tt.func @chain(
-  // CHECK-NEXT: %[[BASE:.+]] = ttg.local_alloc {alignment = 16 : i32} : () -> !ttg.memdesc<65536xi8, #[[$BYTES]], #smem, mutable>
-  // CHECK-NEXT: ttg.memdesc_reinterpret %[[BASE]] : {{.*}} -> !ttg.memdesc<32768xi8, #[[$BYTES]], #smem, mutable>
-  // CHECK-NEXT: ttg.memdesc_reinterpret %[[BASE]] : {{.*}} -> !ttg.memdesc<2x64x64xf32, #[[$SHARED]], #smem, mutable>
+  // CHECK-SAME: %[[I:arg[0-9]+]]: i32
+  // EXACT-NEXT: %[[BASE:.+]] = ttg.local_alloc {alignment = 16 : i32} : () -> !ttg.memdesc<1x65536xi8, #[[$BYTES]], #smem, mutable>
+  // EXACT-NEXT: ttg.memdesc_reinterpret %[[BASE]] : {{.*}} -> !ttg.memdesc<2x32768xi8, #[[$BYTES]], #smem, mutable>
+  // EXACT-NEXT: ttg.memdesc_reinterpret %[[BASE]] : {{.*}} -> !ttg.memdesc<4x64x64xf32, #[[$SHARED]], #smem, mutable>
+  // PACKED-NEXT: %[[BASE:.+]] = ttg.local_alloc {alignment = 16 : i32} : () -> !ttg.memdesc<65536xi8, #[[$BYTES]], #smem, mutable>
+  // PACKED-NEXT: ttg.memdesc_reinterpret %[[BASE]] : {{.*}} -> !ttg.memdesc<1x32768xi8, #[[$BYTES]], #smem, mutable>
+  // PACKED-NEXT: ttg.memdesc_reinterpret %[[BASE]] : {{.*}} -> !ttg.memdesc<2x64x64xf32, #[[$SHARED]], #smem, mutable>
   // CHECK-NEXT: %[[C:.+]] = ttg.memdesc_reinterpret %[[BASE]] : {{.*}} -> !ttg.memdesc<4x64x64xf32, #[[$SHARED]], #smem, mutable>
-  // CHECK-NEXT: ttg.memdesc_index %[[C]]
+  // CHECK-NEXT: ttg.memdesc_index %[[C]][%[[I]]]
   // CHECK-NOT: tlx.local_alias
   // CHECK: tt.return
   tt.func @chain(%i: i32, %x: tensor<64x64xf32, #blocked>) {
+    %a = ttg.local_alloc : () -> !ttg.memdesc<1x32768xi8, #shared1d, #smem, mutable>
+    %b = tlx.local_alias %a : !ttg.memdesc<1x32768xi8, #shared1d, #smem, mutable> -> !ttg.memdesc<2x64x64xf32, #shared, #smem, mutable>
+    %c = tlx.local_alias %b : !ttg.memdesc<2x64x64xf32, #shared, #smem, mutable> -> !ttg.memdesc<4x64x64xf32, #shared, #smem, mutable>
+    %v = ttg.memdesc_index %c[%i] : !ttg.memdesc<4x64x64xf32, #shared, #smem, mutable> -> !ttg.memdesc<64x64xf32, #shared, #smem, mutable>
+    ttg.local_store %x, %v : tensor<64x64xf32, #blocked> -> !ttg.memdesc<64x64xf32, #shared, #smem, mutable>
+    tt.return
+  }
+
+  // The same chain from a byte root without a buffer dimension: exact views
+  // cannot widen it (an error, in exact-views-errors.mlir); packed only.
+  // PACKED-ONLY-BEGIN
+  // PACKED-LABEL: tt.func @chain_1d(
+  // PACKED-NEXT: %[[BASE:.+]] = ttg.local_alloc {alignment = 16 : i32} : () -> !ttg.memdesc<65536xi8, #[[$BYTES]], #smem, mutable>
+  // PACKED-NEXT: ttg.memdesc_reinterpret %[[BASE]] : {{.*}} -> !ttg.memdesc<32768xi8, #[[$BYTES]], #smem, mutable>
+  // PACKED-NEXT: ttg.memdesc_reinterpret %[[BASE]] : {{.*}} -> !ttg.memdesc<2x64x64xf32, #[[$SHARED]], #smem, mutable>
+  // PACKED-NEXT: %[[C:.+]] = ttg.memdesc_reinterpret %[[BASE]] : {{.*}} -> !ttg.memdesc<4x64x64xf32, #[[$SHARED]], #smem, mutable>
+  // PACKED-NEXT: ttg.memdesc_index %[[C]]
+  // PACKED-NOT: tlx.local_alias
+  // PACKED: tt.return
+  tt.func @chain_1d(%i: i32, %x: tensor<64x64xf32, #blocked>) {
     %a = ttg.local_alloc : () -> !ttg.memdesc<32768xi8, #shared1d, #smem, mutable>
     %b = tlx.local_alias %a : !ttg.memdesc<32768xi8, #shared1d, #smem, mutable> -> !ttg.memdesc<2x64x64xf32, #shared, #smem, mutable>
     %c = tlx.local_alias %b : !ttg.memdesc<2x64x64xf32, #shared, #smem, mutable> -> !ttg.memdesc<4x64x64xf32, #shared, #smem, mutable>
@@ -116,6 +166,7 @@ module attributes {"ttg.num-warps" = 4 : i32, "ttg.num-ctas" = 1 : i32, "ttg.thr
     ttg.local_store %x, %v : tensor<64x64xf32, #blocked> -> !ttg.memdesc<64x64xf32, #shared, #smem, mutable>
     tt.return
   }
+  // PACKED-ONLY-END
 
   // A view of the root's own type is the root itself.
   // CHECK-LABEL: tt.func @same_type(
@@ -130,14 +181,39 @@ module attributes {"ttg.num-warps" = 4 : i32, "ttg.num-ctas" = 1 : i32, "ttg.thr
   }
 
   // Tensor memory: a 64-column root with a 128-column view becomes a
-  // 128-column ttng.tmem_alloc.
+  // 128-column ttng.tmem_alloc; exact views widen the root to 2 buffers.
   // CHECK-LABEL: tt.func @tmem_root_too_small(
+  // CHECK-SAME: %[[I:arg[0-9]+]]: i32
   // CHECK-NEXT: %[[BASE:.+]] = ttng.tmem_alloc : () -> !ttg.memdesc<128x128xf32, #[[$T128]], #ttng.tensor_memory, mutable>
-  // CHECK-NEXT: %[[ROOT:.+]] = ttg.memdesc_reinterpret %[[BASE]] : !ttg.memdesc<128x128xf32, #[[$T128]], #ttng.tensor_memory, mutable> -> !ttg.memdesc<128x64xf32, #[[$T64]], #ttng.tensor_memory, mutable>
+  // EXACT-NEXT: %[[ROOT:.+]] = ttg.memdesc_reinterpret %[[BASE]] : !ttg.memdesc<128x128xf32, #[[$T128]], #ttng.tensor_memory, mutable> -> !ttg.memdesc<2x128x64xf32, #[[$T64]], #ttng.tensor_memory, mutable>
+  // PACKED-NEXT: %[[ROOT:.+]] = ttg.memdesc_reinterpret %[[BASE]] : !ttg.memdesc<128x128xf32, #[[$T128]], #ttng.tensor_memory, mutable> -> !ttg.memdesc<1x128x64xf32, #[[$T64]], #ttng.tensor_memory, mutable>
   // CHECK-NEXT: %[[V:.+]] = ttg.memdesc_reinterpret %[[BASE]] : !ttg.memdesc<128x128xf32, #[[$T128]], #ttng.tensor_memory, mutable> -> !ttg.memdesc<2x128x64xf32, #[[$T64]], #ttng.tensor_memory, mutable>
-  // CHECK-NEXT: ttg.memdesc_index %[[V]]
-  // CHECK: ttng.tmem_load %[[ROOT]]
+  // CHECK-NEXT: ttg.memdesc_index %[[V]][%[[I]]]
+  // CHECK: %[[C0:.+]] = arith.constant 0 : i32
+  // CHECK-NEXT: %[[R:.+]] = ttg.memdesc_index %[[ROOT]][%[[C0]]]
+  // CHECK-NEXT: ttng.tmem_load %[[R]]
   tt.func @tmem_root_too_small(%i: i32) -> (tensor<128x64xf32, #blockedt>, tensor<128x64xf32, #blockedt>) {
+    %a = ttng.tmem_alloc : () -> !ttg.memdesc<1x128x64xf32, #tmem64, #tm, mutable>
+    %b = tlx.local_alias %a : !ttg.memdesc<1x128x64xf32, #tmem64, #tm, mutable> -> !ttg.memdesc<2x128x64xf32, #tmem64, #tm, mutable>
+    %v = ttg.memdesc_index %b[%i] : !ttg.memdesc<2x128x64xf32, #tmem64, #tm, mutable> -> !ttg.memdesc<128x64xf32, #tmem64, #tm, mutable>
+    %t = ttng.tmem_load %v : !ttg.memdesc<128x64xf32, #tmem64, #tm, mutable> -> tensor<128x64xf32, #blockedt>
+    %c0 = arith.constant 0 : i32
+    %w = ttg.memdesc_index %a[%c0] : !ttg.memdesc<1x128x64xf32, #tmem64, #tm, mutable> -> !ttg.memdesc<128x64xf32, #tmem64, #tm, mutable>
+    %r = ttng.tmem_load %w : !ttg.memdesc<128x64xf32, #tmem64, #tm, mutable> -> tensor<128x64xf32, #blockedt>
+    tt.return %t, %r : tensor<128x64xf32, #blockedt>, tensor<128x64xf32, #blockedt>
+  }
+
+  // The same with a root without a buffer dimension (128x64), packed only:
+  // exact views widen it as if its 128 rows were buffers, and then refuse
+  // the root's own tmem_load.
+  // PACKED-ONLY-BEGIN
+  // PACKED-LABEL: tt.func @tmem_root_too_small_2d(
+  // PACKED-NEXT: %[[BASE:.+]] = ttng.tmem_alloc : () -> !ttg.memdesc<128x128xf32, #[[$T128]], #ttng.tensor_memory, mutable>
+  // PACKED-NEXT: %[[ROOT:.+]] = ttg.memdesc_reinterpret %[[BASE]] : !ttg.memdesc<128x128xf32, #[[$T128]], #ttng.tensor_memory, mutable> -> !ttg.memdesc<128x64xf32, #[[$T64]], #ttng.tensor_memory, mutable>
+  // PACKED-NEXT: %[[V:.+]] = ttg.memdesc_reinterpret %[[BASE]] : !ttg.memdesc<128x128xf32, #[[$T128]], #ttng.tensor_memory, mutable> -> !ttg.memdesc<2x128x64xf32, #[[$T64]], #ttng.tensor_memory, mutable>
+  // PACKED-NEXT: ttg.memdesc_index %[[V]]
+  // PACKED: ttng.tmem_load %[[ROOT]]
+  tt.func @tmem_root_too_small_2d(%i: i32) -> (tensor<128x64xf32, #blockedt>, tensor<128x64xf32, #blockedt>) {
     %a = ttng.tmem_alloc : () -> !ttg.memdesc<128x64xf32, #tmem64, #tm, mutable>
     %b = tlx.local_alias %a : !ttg.memdesc<128x64xf32, #tmem64, #tm, mutable> -> !ttg.memdesc<2x128x64xf32, #tmem64, #tm, mutable>
     %v = ttg.memdesc_index %b[%i] : !ttg.memdesc<2x128x64xf32, #tmem64, #tm, mutable> -> !ttg.memdesc<128x64xf32, #tmem64, #tm, mutable>
@@ -145,6 +221,7 @@ module attributes {"ttg.num-warps" = 4 : i32, "ttg.num-ctas" = 1 : i32, "ttg.thr
     %r = ttng.tmem_load %a : !ttg.memdesc<128x64xf32, #tmem64, #tm, mutable> -> tensor<128x64xf32, #blockedt>
     tt.return %t, %r : tensor<128x64xf32, #blockedt>, tensor<128x64xf32, #blockedt>
   }
+  // PACKED-ONLY-END
 
   // Tensor memory, big enough: kept.
   // CHECK-LABEL: tt.func @tmem_root_big_enough(
@@ -160,16 +237,21 @@ module attributes {"ttg.num-warps" = 4 : i32, "ttg.num-ctas" = 1 : i32, "ttg.thr
 
   // End to end (tlx-lower): the design's phase 5 example with all its
   // accesses, down to one allocation and reinterprets. Constant indices
-  // fold: P buffer 1 is P slot 2, alpha buffer 1 is alpha slot 96.
+  // fold: P buffer 1 is P slot 2, alpha buffer 1 is alpha slot 96. Exact
+  // views span the 32768 bytes: P as 4 buffers, alpha as 128.
   // LOWER-LABEL: tt.func @lower_flash_attention(
   // LOWER-SAME: %[[I:arg[0-9]+]]: i32
   // LOWER-DAG: %[[C2:.+]] = arith.constant 2 : i32
   // LOWER-DAG: %[[C96:.+]] = arith.constant 96 : i32
   // LOWER-DAG: %[[C1:.+]] = arith.constant 1 : i32
-  // LOWER: %[[BASE:.+]] = ttg.local_alloc {alignment = 128 : i32} : () -> !ttg.memdesc<32768xi8, #[[$BYTES]], #smem, mutable>
-  // LOWER-DAG: %[[QK:.+]] = ttg.memdesc_reinterpret %[[BASE]] : !ttg.memdesc<32768xi8, #[[$BYTES]], #smem, mutable> -> !ttg.memdesc<2x64x64xf32, #[[$SHARED]], #smem, mutable>
-  // LOWER-DAG: %[[P:.+]] = ttg.memdesc_reinterpret %[[BASE]] : !ttg.memdesc<32768xi8, #[[$BYTES]], #smem, mutable> -> !ttg.memdesc<3x64x64xf16, #[[$SHARED]], #smem, mutable>
-  // LOWER-DAG: %[[ALPHA:.+]] = ttg.memdesc_reinterpret %[[BASE]] : !ttg.memdesc<32768xi8, #[[$BYTES]], #smem, mutable> -> !ttg.memdesc<97x64xf32, #[[$BYTES]], #smem, mutable>
+  // LOWER-EXACT: %[[BASE:.+]] = ttg.local_alloc {alignment = 128 : i32} : () -> !ttg.memdesc<1x32768xi8, #[[$BYTES]], #smem, mutable>
+  // LOWER-EXACT-DAG: %[[QK:.+]] = ttg.memdesc_reinterpret %[[BASE]] : !ttg.memdesc<1x32768xi8, #[[$BYTES]], #smem, mutable> -> !ttg.memdesc<2x64x64xf32, #[[$SHARED]], #smem, mutable>
+  // LOWER-EXACT-DAG: %[[P:.+]] = ttg.memdesc_reinterpret %[[BASE]] : !ttg.memdesc<1x32768xi8, #[[$BYTES]], #smem, mutable> -> !ttg.memdesc<4x64x64xf16, #[[$SHARED]], #smem, mutable>
+  // LOWER-EXACT-DAG: %[[ALPHA:.+]] = ttg.memdesc_reinterpret %[[BASE]] : !ttg.memdesc<1x32768xi8, #[[$BYTES]], #smem, mutable> -> !ttg.memdesc<128x64xf32, #[[$BYTES]], #smem, mutable>
+  // LOWER-PACKED: %[[BASE:.+]] = ttg.local_alloc {alignment = 128 : i32} : () -> !ttg.memdesc<32768xi8, #[[$BYTES]], #smem, mutable>
+  // LOWER-PACKED-DAG: %[[QK:.+]] = ttg.memdesc_reinterpret %[[BASE]] : !ttg.memdesc<32768xi8, #[[$BYTES]], #smem, mutable> -> !ttg.memdesc<2x64x64xf32, #[[$SHARED]], #smem, mutable>
+  // LOWER-PACKED-DAG: %[[P:.+]] = ttg.memdesc_reinterpret %[[BASE]] : !ttg.memdesc<32768xi8, #[[$BYTES]], #smem, mutable> -> !ttg.memdesc<3x64x64xf16, #[[$SHARED]], #smem, mutable>
+  // LOWER-PACKED-DAG: %[[ALPHA:.+]] = ttg.memdesc_reinterpret %[[BASE]] : !ttg.memdesc<32768xi8, #[[$BYTES]], #smem, mutable> -> !ttg.memdesc<97x64xf32, #[[$BYTES]], #smem, mutable>
   // LOWER: ttg.memdesc_index %[[QK]][%[[I]]]
   // LOWER: ttg.memdesc_index %[[QK]][%[[C1]]]
   // LOWER: ttg.memdesc_index %[[P]][%[[C2]]]
