@@ -103,7 +103,7 @@ LogicalResult rewriteRoot(RootViews &group, bool exactViews) {
   // Tensor memory is allocated in powers of two of at least 32 columns.
   int64_t baseUnits = isShared ? units : roundTmemColumns(units);
 
-  Value base = rootValue;
+  Value base = rootValue, asRoot;
   bool aligned = !isShared || getLocalAllocAlignment(root) >= alignment;
   bool fits = aligned && (exactViews ? allEqual : viewUnits(rootInfo, isShared) >= units);
   SmallVector<PaddedView> widened;
@@ -116,8 +116,7 @@ LogicalResult rewriteRoot(RootViews &group, bool exactViews) {
     if (!newBase)
       return failure();
     base = newBase->getResult(0);
-    Value asRoot =
-        createMemDescReinterpret(builder, root->getLoc(), base, rootValue.getType());
+    asRoot = createMemDescReinterpret(builder, root->getLoc(), base, rootValue.getType());
     rootValue.replaceAllUsesWith(asRoot);
     // Reported at the root, so erased after.
     LogicalResult rootWidened = exactViews ? widenView(asRoot, baseUnits, isShared, widened, emitError)
@@ -142,6 +141,12 @@ LogicalResult rewriteRoot(RootViews &group, bool exactViews) {
   // Erase users before the views they use (chains of aliases).
   for (LocalAliasOp view : llvm::reverse(group.views))
     view.erase();
+  // The root's own type, when only the views used it, is not needed; under
+  // triton 3.8 a reinterpret of the larger base to it would not verify.
+  if (asRoot && asRoot.use_empty()) {
+    llvm::erase_if(widened, [&](const PaddedView &view) { return view.alias == asRoot; });
+    asRoot.getDefiningOp()->erase();
+  }
   return rewritePaddedAccesses(widened);
 }
 
