@@ -40,9 +40,23 @@ def _tritons_tmem_reg_layout(view, params, split, num_warps):
         if split != (1, 1):
             raise ValueError("CTA-split tensor-memory layouts are not supported with this triton")
         layout = TensorMemoryLayout(block, col_stride, two_ctas=two_ctas)
-        return compute_tmem_reg_layout(view.dtype, shape, shape, layout, num_warps, "32x32b")
+        alloc_shape = list(view.alloc_shape or shape)  # a slice's source's shape
+        return compute_tmem_reg_layout(view.dtype, shape, alloc_shape, layout, num_warps, "32x32b")
     layout = TensorMemoryLayout(block, col_stride, split if split != (1, 1) else None, two_ctas)
     return compute_tmem_reg_layout(view.dtype, shape, layout, num_warps, "32x32b", [])
+
+
+def slice_layout(layout_text, columns):
+    """The encoding of a `columns`-wide slice of a tensor-memory buffer:
+    triton 3.7 (as its Gluon) shrinks blockN to the slice; 3.8's verifier of
+    `ttng.tmem_subslice` requires the source's encoding."""
+    import triton
+    if tuple(int(p) for p in triton.__version__.split(".")[:2]) >= (3, 8):
+        return layout_text
+    match = re.search(r"blockN = (\d+)", layout_text)
+    if match and int(match.group(1)) > columns:
+        return layout_text.replace(match.group(0), f"blockN = {columns}")
+    return layout_text
 
 
 def register_layout(view, num_warps, what):

@@ -12,6 +12,7 @@ from triton.language import core as tl_core
 
 from . import _ir
 from ._semantic_checks import single_buffer
+from ._tmem import slice_layout
 from .types import buffered_tensor, memdesc_text, storage_kind
 
 
@@ -87,11 +88,9 @@ def _tmem_slice(semantic, buf, offset, shape):
     if offset[0] != 0 or shape[0] != buf.shape[0]:
         raise ValueError(f"local_slice: tensor-memory buffers are sliced by columns only (all {buf.shape[0]} "
                          f"rows), got rows [{offset[0]}, {offset[0] + shape[0]})")
-    # As Gluon's tensor_memory_descriptor.slice: the block shrinks to the slice.
-    match = re.search(r"blockN = (\d+)", buf.layout_text)
-    layout = buf.layout_text
-    if match and int(match.group(1)) > shape[1]:
-        layout = layout.replace(match.group(0), f"blockN = {shape[1]}")
+    if shape[1] & (shape[1] - 1):
+        raise ValueError(f"local_slice: a tensor-memory slice is a power of two columns wide, got {shape[1]}")
+    layout = slice_layout(buf.layout_text, shape[1])  # as Gluon's tensor_memory_descriptor.slice
     return _view(semantic, "ttng.tmem_subslice", buf, [buf.handle], {"N": f"{offset[1]} : i32"}, shape, layout,
                  alloc_shape=buf.alloc_shape or buf.shape)
 

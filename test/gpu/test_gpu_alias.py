@@ -31,11 +31,11 @@ class ByteImage:
         return self.bytes[offset:offset + count].clone().view(dtype).reshape(shape)
 
 
-# Exact views (triton 3.8's rules; forced under 3.7 by TLX_ALIAS_EXACT_VIEWS=1)
-# place every buffer at a multiple of its size: the packed constructions
-# these tests aim at (slots, strides that are no multiple) do not arise.
-EXACT_VIEWS = (os.environ.get("TLX_ALIAS_EXACT_VIEWS") == "1"
-               or tuple(int(p) for p in triton.__version__.split(".")[:2]) >= (3, 8))
+# Exact views (triton 3.8's rules, the default on every triton; packed views
+# under 3.7 with TLX_ALIAS_EXACT_VIEWS=0) place every buffer at a multiple of
+# its size: the packed constructions these tests aim at (slots, strides that
+# are no multiple) do not arise.
+EXACT_VIEWS = os.environ.get("TLX_ALIAS_EXACT_VIEWS") != "0"
 
 
 def assert_exact_placement(views):

@@ -9,13 +9,16 @@ ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__)
 
 
 def exact_views_by_default():
-    """Whether kernels lower with exact views (triton 3.8's memdesc rules: the
-    default of a plugin built for 3.8, or forced by TLX_ALIAS_EXACT_VIEWS=1)."""
+    """Whether kernels lower with exact views (triton 3.8's memdesc rules):
+    the default on every triton, unless TLX_ALIAS_EXACT_VIEWS=0 asks for
+    packed views (triton 3.7 only)."""
+    return os.environ.get("TLX_ALIAS_EXACT_VIEWS") != "0"
+
+
+def packed_views_verify():
+    """Whether the running triton accepts packed views (3.7 does, 3.8 not)."""
     import triton
-    exact = os.environ.get("TLX_ALIAS_EXACT_VIEWS")
-    if exact in ("0", "1"):
-        return exact == "1"
-    return tuple(int(p) for p in triton.__version__.split(".")[:2]) >= (3, 8)
+    return tuple(int(p) for p in triton.__version__.split(".")[:2]) < (3, 8)
 
 
 def registry_includes():

@@ -1,11 +1,13 @@
 """Hand-written TTGIR with storage alias ops goes through tlx-lower and the rest
 of triton's stages to a cubin for sm_90 (on the CPU); the kernel's shared
-memory is exactly the ideal size of each tree."""
+memory is exactly the size the lowering promises for each tree: the ideal
+size with packed views, its rounding to whole buffers with exact views."""
 import pytest
 
 import tlx_alias  # noqa: F401  (registers the plugin and the stages hook)
 import triton
 from triton.backends.compiler import GPUTarget
+from conftest import packed_views_verify
 from ttgir_builder import Leaf, build_module, ideal_size, nvmma
 
 TARGET = GPUTarget("cuda", 90, 32)
@@ -21,34 +23,57 @@ QK = Leaf((64, 64), "f32", 2)
 P = Leaf((64, 64), "f16", 2)
 ALPHA = Leaf((64,), "f32", 2)
 
+# name: (tree, packed size, exact size). Packed views (triton 3.7 with
+# TLX_ALIAS_EXACT_VIEWS=0) reach the ideal size of the tree; exact views (the
+# default, triton 3.8's rules) start each buffer at a multiple of its own size
+# and make the storage a multiple of every buffer.
 CASES = {
     # a and b used at different times: the larger one.
-    "shared": (("shared", Leaf((64, 64), "f32", 2), Leaf((64, 64), "bf16", 2)), 32768),
+    "shared": (("shared", Leaf((64, 64), "f32", 2), Leaf((64, 64), "bf16", 2)), 32768, 32768),
     # side by side: 16 KiB + 8 KiB per buffer (the f32 view needs 8 KiB slots).
-    "distinct": (("distinct", Leaf((64, 64), "f32", 2), Leaf((64, 64), "f16", 2)), 49152),
+    "distinct": (("distinct", Leaf((64, 64), "f32", 2), Leaf((64, 64), "f16", 2)), 49152, 49152),
     # the design's flash-attention tree: QK shares with (P, alpha).
-    "nested": (("shared", QK, ("distinct", P, ALPHA)), 32768),
+    "nested": (("shared", QK, ("distinct", P, ALPHA)), 32768, 32768),
     # three levels, distinct at the root.
     "three_levels": (("distinct", Leaf((32, 32), "f32", 3),
                       ("shared", Leaf((64, 32), "f16", 3), ("distinct", Leaf((16, 16), "f32", 3),
-                                                            Leaf((128,), "i8", 3)))), 3 * (4096 + 4096)),
-    # NVMMA 128-byte swizzle needs 1024-byte alignment: alpha's 256 bytes are
-    # followed by 768 bytes of padding.
+                                                            Leaf((128,), "i8", 3)))),
+                     3 * (4096 + 4096), 3 * (4096 + 4096)),
+    # NVMMA 128-byte swizzle needs 1024-byte alignment: packed, alpha's 256
+    # bytes are followed by 768 bytes of padding; exact, the 8 KiB tiles lie
+    # ring by ring (16 KiB), alpha's 512 bytes after them, and the storage
+    # rounds up to a multiple of 8 KiB.
     "nvmma_alignment": (("distinct", Leaf((64,), "f32", 2), Leaf((64, 64), "f16", 2, nvmma(128, 16))),
-                        2 * (1024 + 8192)),
-    # a single buffer; the stride (4224) is no multiple of either tile
-    "single_buffer": (("distinct", Leaf((32, 64), "f16", 1), Leaf((16,), "i32", 1)), 4096 + 128),
+                        2 * (1024 + 8192), 3 * 8192),
+    # a single buffer; packed, the stride (4224) is no multiple of either
+    # tile; exact, the storage is a multiple of the 4 KiB tile.
+    "single_buffer": (("distinct", Leaf((32, 64), "f16", 1), Leaf((16,), "i32", 1)), 4096 + 128, 2 * 4096),
 }
 
 
 @pytest.mark.parametrize("name", sorted(CASES))
-def test_shared_memory_is_the_ideal_size(tmp_path, name):
-    tree, expected = CASES[name]
-    assert ideal_size(tree) == expected  # the test's own model agrees
+def test_shared_memory_is_the_exact_views_size(tmp_path, name):
+    tree, _, expected = CASES[name]
     kernel = compile_ttgir(tmp_path, build_module(tree), name)
     assert kernel.metadata.shared == expected
     assert kernel.asm["cubin"]
     assert "tlx." not in kernel.asm["llir"]
+
+
+def test_packed_views_reach_the_ideal_size_where_they_verify(tmp_path, monkeypatch):
+    """TLX_ALIAS_EXACT_VIEWS=0: each tree in its ideal size under triton 3.7;
+    triton 3.8 would reject packed views, so the option is refused there."""
+    monkeypatch.setenv("TLX_ALIAS_EXACT_VIEWS", "0")
+    for name, (tree, expected, _) in sorted(CASES.items()):
+        assert ideal_size(tree) == expected  # the test's own model agrees
+        if not packed_views_verify():
+            with pytest.raises(RuntimeError, match="exact-views=false asks for packed views, "
+                                                   "which only triton 3.7 verifies"):
+                compile_ttgir(tmp_path, build_module(tree), name)
+            continue
+        kernel = compile_ttgir(tmp_path, build_module(tree), name)
+        assert kernel.metadata.shared == expected, name
+        assert kernel.asm["cubin"]
 
 
 def test_runtime_index_compiles(tmp_path):

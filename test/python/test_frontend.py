@@ -93,17 +93,19 @@ def overlap_kernel(out_ptr, KIND: tl.constexpr):
     tl.store(out_ptr + offs, y)
 
 
-@pytest.mark.parametrize("kind, shared, offsets, stride", [
-    ("shared", 32768, [0, 0], 16384),
-    ("distinct", 49152, [0, 16384], 24576),
+@pytest.mark.parametrize("kind, shared, offsets, strides", [
+    ("shared", 32768, [0, 0], [16384, 16384]),
+    # Ring by ring (exact views: each buffer at a multiple of its size): a's
+    # two 16 KiB tiles, then b's two 8 KiB tiles.
+    ("distinct", 49152, [0, 32768], [16384, 8192]),
 ])
-def test_simple_overlap(kind, shared, offsets, stride):
+def test_simple_overlap(kind, shared, offsets, strides):
     kernel = compile_kernel(overlap_kernel, {"KIND": kind})
     assert kernel.metadata.shared == shared
     assert_stock(kernel)
     views = tlx.memory_map(kernel)[0]["views"]
     assert [v["offset"] for v in views] == offsets
-    assert {v["bytes_between_buffers"] for v in views} == {stride}
+    assert [v["bytes_between_buffers"] for v in views] == strides
 
 
 @triton.jit

@@ -44,14 +44,15 @@ FLASH = ("spec = tlx.storage_alias_spec(storage=tlx.storage_kind.smem)\n"
 def test_subtiled_flash_attention_tree():
     """qk (16 KiB) shares with distinct(p subtiled by 2, alpha): p's buffers
     2i and 2i+1 are the two 4 KiB halves of the first 8 KiB of qk's buffer
-    i, alpha follows at 8 KiB."""
+    i, alpha follows at 8 KiB. Each view spans the whole 32 KiB storage in
+    its own buffers (exact views): p 8 x 4 KiB, alpha 128 x 256 bytes."""
     compiled = compile_body(FLASH + USE)
     size, v = views(compiled)
     assert size == 32768
     assert v["qk"] == (0, 16384, [], [2, 64, 64])
-    # buffer j at (j // 2) * 16384 + (j % 2) * 4096: slots 0, 1, 4, 5 of 6
-    assert v["p"] == (0, 16384, [(2, 4096)], [6, 64, 32])
-    assert v["alpha"] == (8192, 16384, [], [97, 64])
+    # buffer j at (j // 2) * 16384 + (j % 2) * 4096: slots 0, 1, 4, 5 of 8
+    assert v["p"] == (0, 16384, [(2, 4096)], [8, 64, 32])
+    assert v["alpha"] == (8192, 16384, [], [128, 64])
     assert compiled.metadata.shared == 32768
     ttgir = compiled.asm["ttgir"]
     rem = re.search(r"(%\w+) = arith.remui %i, %c2_i32", ttgir)
@@ -61,7 +62,7 @@ def test_subtiled_flash_attention_tree():
     assert mul
     add = re.search(rf"(%\w+) = arith.addi {mul.group(1)}, {rem.group(1)}", ttgir)
     assert add
-    assert re.search(rf"ttg.memdesc_index %p\[{add.group(1)}\] : !ttg.memdesc<6x64x32xbf16", ttgir)
+    assert re.search(rf"ttg.memdesc_index %p\[{add.group(1)}\] : !ttg.memdesc<8x64x32xbf16", ttgir)
 
 
 def test_subtile_in_a_shared_parent():
@@ -74,7 +75,7 @@ def test_subtile_in_a_shared_parent():
             "spec.set_buffer_overlap(tlx.reuse_group(qk, tlx.reuse_group(p, group_size=2)))\n" + USE)
     size, v = views(compile_body(body))
     assert size == 32768
-    assert v["p"] == (0, 16384, [(2, 4096)], [6, 64, 32])
+    assert v["p"] == (0, 16384, [(2, 4096)], [8, 64, 32])
 
 
 def test_nested_subtiles():
@@ -92,7 +93,8 @@ def test_nested_subtiles():
 
 
 def test_subtile_grows_the_spec():
-    """A subtiled group larger than its sibling sets the stride: 3 x 8 KiB."""
+    """A subtiled group larger than its sibling sets the stride: 3 x 8 KiB;
+    qk's view spans the 48 KiB in its 8 KiB buffers, index 3i."""
     body = ("spec = tlx.storage_alias_spec(storage=tlx.storage_kind.smem)\n"
             "qk = tlx.local_alloc((64, 32), tl.float32, 2, reuse=spec)\n"
             "p = tlx.local_alloc((64, 32), tl.float32, 6, reuse=spec)\n"
@@ -100,13 +102,16 @@ def test_subtile_grows_the_spec():
             "tlx.local_store(p[i], tl.full((64, 32), 1.0, tl.float32))\n")
     size, v = views(compile_body(body))
     assert size == 2 * 3 * 8192
-    assert v["qk"] == (0, 24576, [], [4, 64, 32])
+    assert v["qk"] == (0, 24576, [], [6, 64, 32])
     assert v["p"] == (0, 24576, [(3, 8192)], [6, 64, 32])
 
 
 def test_mixed_buffer_counts():
-    """Counts 2 and 3 in one spec (TLX's multiphase GEMMs): buffer i of each
-    in the spec's buffer index i, 3 indices of the tree's 16 KiB + 8 KiB."""
+    """Counts 2 and 3 in one spec (TLX's multiphase GEMMs), distinct: no
+    buffer of a overlaps one of b. Ring by ring (exact views, each buffer at a
+    multiple of its size): a's two 16 KiB buffers, then b's three 8 KiB ones,
+    56 KiB rounded up to a multiple of 16 KiB (the interleaved layout, 3
+    indices of 16 KiB + 8 KiB, would take 72 KiB)."""
     body = ("spec = tlx.storage_alias_spec(storage=tlx.storage_kind.smem)\n"
             "a = tlx.local_alloc((64, 64), tl.float32, 2, reuse=spec)\n"
             "b = tlx.local_alloc((64, 64), tl.float16, 3, reuse=spec)\n"
@@ -115,11 +120,10 @@ def test_mixed_buffer_counts():
             "tlx.local_store(a[i], tl.full((64, 64), 1.0, tl.float32))\n")
     compiled = compile_body(body)
     size, v = views(compiled)
-    assert size == 3 * 24576
-    # a's 16 KiB buffers 24 KiB apart: a view of 8 KiB slots, buffer i at slot 3i
-    assert v["a"] == (0, 24576, [], [4, 8192])
-    assert v["b"] == (16384, 24576, [], [9, 64, 64])
-    assert compiled.metadata.shared == 3 * 24576
+    assert size == 65536
+    assert v["a"] == (0, 16384, [], [4, 64, 64])
+    assert v["b"] == (32768, 8192, [], [8, 64, 64])
+    assert compiled.metadata.shared == 65536
 
 
 @pytest.mark.parametrize("size, message", [

@@ -1,12 +1,14 @@
 """tlx.print_memory_map: rows named after their buffers, columns that stay
 aligned whatever the cells hold, one line for a kernel without specs."""
 import io
+import json
 import re
 
 import pytest
 import tlx_alias as tlx
 import triton
 import triton.language as tl
+from tlx_alias.memory_map import format_memory_map
 from triton.backends.compiler import GPUTarget
 
 
@@ -23,8 +25,8 @@ def _printed(kernel):
 
 @triton.jit
 def slots_kernel(out_ptr):
-    # distinct 16 KiB + 8 KiB buffers: 24 KiB between buffers, no multiple of
-    # either, so both views become byte slots ("(8192-byte slots)").
+    # distinct 16 KiB + 8 KiB buffers, ring by ring: acc_tile's two at 0,
+    # half's two at 32 KiB.
     spec = tlx.storage_alias_spec()
     acc_tile = tlx.local_alloc((64, 64), tl.float32, 2, reuse=spec)
     half = tlx.local_alloc((64, 64), tl.float16, 2, reuse=spec)
@@ -42,8 +44,8 @@ def test_rows_name_their_buffers_and_columns_stay_aligned():
                         r"at test_memory_map_print\.py:\d+", lines[0]), lines[0]
     header, rows = lines[1], lines[2:]
     assert header.split() == ["buffer", "offset", "stride", "bytes", "num", "expanded", "shape", "line", "type"]
-    assert [row.split()[0] for row in rows] == ["acc_tile", "half"]
-    assert any("-byte slots)" in row for row in rows), rows
+    assert [row.split()[:6] for row in rows] == [["acc_tile", "0", "16384", "16384", "2", "3x64x64"],
+                                                 ["half", "32768", "8192", "8192", "2", "6x64x64"]]
     # Each column starts where its header does (numbers end there).
     for title in ["expanded shape", "line", "type"]:
         column = header.index(title)
@@ -55,6 +57,22 @@ def test_rows_name_their_buffers_and_columns_stay_aligned():
             assert row[end - 1].isdigit() and row[end] == " ", (title, row)
     lines_column = [row[header.index("line"):].split()[0] for row in rows]
     assert all(re.fullmatch(r"test_memory_map_print\.py:\d+", cell) for cell in lines_column), lines_column
+
+
+def test_packed_views_show_their_slots_and_subtiles():
+    """Packed views (triton 3.7: padded layouts in a spec, or
+    TLX_ALIAS_EXACT_VIEWS=0) reach a buffer through byte slots where its
+    stride is no multiple of it; the map records the slot size, and
+    group_size subtiles their spacing."""
+    view = {"name": "acc_tile", "offset": 0, "bytes_between_buffers": 24576, "buffer_bytes": 16384,
+            "num_buffers": 2, "expanded_shape": [4, 8192], "slot_bytes": 8192, "subtiles": [[2, 4096]],
+            "location": "k.py:3:4", "type": "!ttg.memdesc<4x8192xi8, #ttg.swizzled_shared<{}>>"}
+    spec = {"name": "spec", "function": "k", "storage": "smem", "size": 49152, "explicit_size": False,
+            "alignment": 1024, "location": "k.py:2:4", "views": [view]}
+    text = format_memory_map({"tlx_memory_map": json.dumps([spec])})
+    assert text.splitlines()[2].split() == ["acc_tile", "0", "24576", "(by", "2:", "4096)", "16384", "2",
+                                            "4x8192", "(8192-byte", "slots)", "k.py:3", "4x8192xi8",
+                                            "swizzled_shared"]
 
 
 @triton.jit

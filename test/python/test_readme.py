@@ -82,4 +82,4 @@ def test_group_size_example_runs_and_prints_what_the_readme_shows(tmp_path):
     shown = _blocks(section, "")[0]
     out = run_python(code, script_path=tmp_path / "kernel.py").stdout
     assert out == shown
-    assert "16384 (by 2: 4096)" in shown and "161x64" in shown
+    assert "16384 (by 2: 4096)" in shown and "192x64" in shown

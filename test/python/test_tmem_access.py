@@ -15,12 +15,17 @@ from triton.backends.compiler import GPUTarget
 from triton.experimental.gluon.language.nvidia.blackwell import TensorMemoryLayout
 
 try:
-    from triton.experimental.gluon.language.nvidia.blackwell import get_tmem_reg_layout
+    from triton.experimental.gluon.language.nvidia.blackwell import get_tmem_reg_layout as _gluons
+    SLICE_KEEPS_ENCODING = False  # triton 3.7: a slice's blockN is its width
+
+    def get_tmem_reg_layout(dtype, shape, layout, num_warps, alloc_shape=None):
+        return _gluons(dtype, shape, layout, num_warps)
 except ImportError:  # triton 3.8: a method of the descriptor type, computed by this function
     from triton.experimental.gluon.language._semantic import _compute_tmem_reg_layout
+    SLICE_KEEPS_ENCODING = True  # triton 3.8: a slice keeps its source's encoding
 
-    def get_tmem_reg_layout(dtype, shape, layout, num_warps):
-        return _compute_tmem_reg_layout(dtype, shape, shape, layout, num_warps, "32x32b")
+    def get_tmem_reg_layout(dtype, shape, layout, num_warps, alloc_shape=None):
+        return _compute_tmem_reg_layout(dtype, shape, alloc_shape or shape, layout, num_warps, "32x32b")
 
 from conftest import expect_compilation_error, jit_from_body
 
@@ -49,9 +54,9 @@ def op_type(line):
     return re.sub(r" loc\(.*$", "", line).rsplit(" : ", 1)[1]
 
 
-def gluon_layout_text(dtype, shape, block, col_stride, num_warps):
+def gluon_layout_text(dtype, shape, block, col_stride, num_warps, alloc_shape=None):
     """What Gluon's get_tmem_reg_layout gives, as MLIR text."""
-    layout = get_tmem_reg_layout(dtype, shape, TensorMemoryLayout(block, col_stride), num_warps)
+    layout = get_tmem_reg_layout(dtype, shape, TensorMemoryLayout(block, col_stride), num_warps, alloc_shape)
     return (f"#ttg.linear<{{register = {layout.reg_bases}, lane = {layout.lane_bases}, "
             f"warp = {layout.warp_bases}, block = {layout.block_bases}}}>")
 
@@ -94,9 +99,13 @@ def test_spec_buffers_load_store_and_slice_in_tensor_memory():
     encodings = {text: name for name, text in defs.items()}
     t64 = encodings["#ttng.tensor_memory_encoding<blockM = 128, blockN = 64, colStride = 1>"]
     t64u = encodings["#ttng.tensor_memory_encoding<blockM = 128, blockN = 64, colStride = 2>"]
-    t32 = encodings["#ttng.tensor_memory_encoding<blockM = 128, blockN = 32, colStride = 1>"]
     reg64 = encodings[gluon_layout_text(tl.float32, [128, 64], (128, 64), 1, 4)]
-    reg32 = encodings[gluon_layout_text(tl.float32, [128, 32], (128, 32), 1, 4)]
+    if SLICE_KEEPS_ENCODING:
+        t32 = t64
+        reg32 = encodings[gluon_layout_text(tl.float32, [128, 32], (128, 64), 1, 4, [128, 64])]
+    else:
+        t32 = encodings["#ttng.tensor_memory_encoding<blockM = 128, blockN = 32, colStride = 1>"]
+        reg32 = encodings[gluon_layout_text(tl.float32, [128, 32], (128, 32), 1, 4)]
     # One spec: one 128-column tmem_alloc, viewed as acc and p.
     (alloc, ) = ops(ttgir, "ttng.tmem_alloc")
     t128 = encodings["#ttng.tensor_memory_encoding<blockM = 128, blockN = 128, colStride = 1>"]
@@ -111,7 +120,7 @@ def test_spec_buffers_load_store_and_slice_in_tensor_memory():
         f"{f32_mem.format(t64)} -> tensor<128x64xf32, {reg64}>",
         f"{half_mem.format(t32)} -> tensor<128x32xf32, {reg32}>",
         f"{f16_mem.format(t64u)} -> tensor<128x64xf16, {reg64}>"])
-    # The slice: columns 32..63 of acc[i], a 32-column block.
+    # The slice: columns 32..63 of acc[i] (a 32-column block under triton 3.7).
     (sub, ) = ops(ttgir, "ttng.tmem_subslice")
     assert "{N = 32 : i32}" in sub
     assert op_type(sub) == f"{f32_mem.format(t64)} -> {half_mem.format(t32)}"
@@ -136,16 +145,18 @@ def distinct_kernel(out_ptr, i):
 
 
 def test_distinct_spec_rewrites_the_buffer_index_under_tmem_accesses():
-    """o sits after qk in each buffer index (at column 64, aligned to the
-    largest leaf; 128 columns between buffers): qk[i] becomes slot 2*i of
-    64-column slots, o[i] slot 4*i + 2 of 32-column slots, and the tmem ops
-    read those views."""
+    """Ring by ring (exact views): qk's two 64-column buffers, then o's two
+    32-column ones at column 128; 192 columns, allocated as 256 (tcgen05.alloc
+    hands out powers of two). Each view spans the 256 columns in its own
+    buffers: qk[i] stays index i of 4 x 64 columns, o[i] becomes index i + 4
+    of 8 x 32 columns, and the tmem ops read those views."""
     kernel = compile_kernel(distinct_kernel, {"out_ptr": "*fp32", "i": "i32"})
     assert_stock(kernel)
     ttgir = kernel.asm["ttgir"]
     (spec, ) = tlx.memory_map(kernel)
+    assert spec["size"] // 512 == 192
     assert [(v["name"], v["offset"] // 512, v["bytes_between_buffers"] // 512, v["scale"], v["offset_slots"])
-            for v in spec["views"]] == [("qk", 0, 128, 2, 0), ("o", 64, 128, 4, 2)]
+            for v in spec["views"]] == [("qk", 0, 64, 1, 0), ("o", 128, 32, 1, 4)]
     assert kernel.metadata.tmem_size == 256
     assert len(ops(ttgir, "ttng.tmem_store")) == 2 and len(ops(ttgir, "ttng.tmem_load")) == 2
     defs = {line.split(" = ")[0]: line.split(" = ", 1)[1] for line in map(str.strip, ttgir.splitlines())
@@ -154,12 +165,10 @@ def test_distinct_spec_rewrites_the_buffer_index_under_tmem_accesses():
     def index_of(view, buffers_type):
         (line, ) = [d for d in defs.values() if d.startswith(f"ttg.memdesc_index %{view}[")]
         assert op_type(line).startswith(f"!ttg.memdesc<{buffers_type}")
-        return defs[re.search(r"\[(%\w+)\]", line).group(1)]
+        return re.search(r"\[(%\w+)\]", line).group(1)
 
-    # qk[i] -> slot 2*i of 3 x 64 columns, o[i] -> slot 4*i + 2 of 7 x 32 columns.
-    assert re.match(r"arith.muli %i, %c2_i32 : i32", index_of("qk", "3x128x64xf32"))
-    add = re.match(r"arith.addi (%\w+), %c2_i32 : i32", index_of("o", "7x128x32xf32"))
-    assert add and re.match(r"arith.muli %i, %c4_i32 : i32", defs[add.group(1)])
+    assert index_of("qk", "4x128x64xf32") == "%i"
+    assert re.match(r"arith.addi %i, %c4_i32 : i32", defs[index_of("o", "8x128x32xf32")])
     # Each tmem op reads a ttg.memdesc_index result (of the rewritten views).
     indexed = {line.split(" = ")[0] for line in ops(ttgir, "ttg.memdesc_index")}
     for line in ops(ttgir, "ttng.tmem_load"):
@@ -272,7 +281,7 @@ ERRORS = {
                   "local_load: tensor memory is accessed by whole warp groups: needs a power of two of at least "
                   "4 warps, the code runs on 2"),
     "slice_not_power_of_two": (ALLOC + "s = tlx.local_slice(view, (0, 3), (128, 5))", SM100, 4,
-                               "blockN must be a power of 2 but got 5"),
+                               "local_slice: a tensor-memory slice is a power of two columns wide, got 5"),
 }
 
 

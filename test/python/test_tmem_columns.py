@@ -30,11 +30,14 @@ def memdesc(num, m, n, dtype, block_m, block_n, col_stride):
 
 
 def module_text(alloc_lines, t):
-    # An opaque call keeps both allocations alive through canonicalization.
+    # An opaque call on a buffer of it keeps both allocations alive through
+    # canonicalization.
+    buffer = re.sub(r"<\d+x", "<", t, count=1)
     return "\n".join([
-        HEADER, f"  tt.func private @sink({t}, {PROBE})", "  tt.func public @k() {", *alloc_lines,
-        f"    %probe = ttng.tmem_alloc : () -> {PROBE}",
-        f"    tt.call @sink(%a, %probe) : ({t}, {PROBE}) -> ()", "    tt.return", "  }", "}"
+        HEADER, f"  tt.func private @sink({buffer}, {PROBE})", "  tt.func public @k() {", *alloc_lines,
+        f"    %probe = ttng.tmem_alloc : () -> {PROBE}", "    %c0 = arith.constant 0 : i32",
+        f"    %a0 = ttg.memdesc_index %a[%c0] : {t} -> {buffer}",
+        f"    tt.call @sink(%a0, %probe) : ({buffer}, {PROBE}) -> ()", "    tt.return", "  }", "}"
     ])
 
 
