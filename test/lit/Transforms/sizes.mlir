@@ -1,6 +1,6 @@
-// RUN: %tlx-opt %s --tlx-storage-alias-lowering 2>/dev/null | %FileCheck %s
-// RUN: %tlx-opt %s --tlx-storage-alias-lowering --verify-diagnostics
-// REQUIRES: packed-views
+// RUN: %triton-syntax --blank-packed-only %s | %tlx-opt - --tlx-storage-alias-lowering 2>/dev/null | %FileCheck %s --check-prefixes=CHECK,EXACT
+// RUN: %triton-syntax --blank-packed-only %s | %tlx-opt - --tlx-storage-alias-lowering --verify-diagnostics
+// RUN: %if packed-views %{ %tlx-opt %s --tlx-storage-alias-lowering=exact-views=false 2>/dev/null | %FileCheck %s --check-prefixes=CHECK,PACKED %}
 //
 // Step 1 of tlx-storage-alias-lowering: how big each storage_alias_spec's
 // allocation is, and how it is aligned.
@@ -12,6 +12,15 @@
 //    are aligned to max(128, encoding alignment) in shared memory (NVMMA:
 //    128 * swizzlingByteWidth / 16), shared = max and distinct = sum.
 //  * an explicit size is kept as is (padding); see errors.mlir for too small.
+//
+// Those are packed views' sizes (exact-views=false, triton 3.7 only;
+// PACKED). Exact views (the default; EXACT, exact-views.mlir) also align
+// each buffer to its own size and round the size up to a multiple of every
+// buffer's alignment, an explicit size included; the storage is
+// (N / G) x G x i8 and every view spans it, (N / B) buffers. A distinct
+// tree is laid out ring by ring where that is smaller. Between
+// PACKED-ONLY-BEGIN and PACKED-ONLY-END: what only the packed run sees
+// (the exact runs read the file through %triton-syntax --blank-packed-only).
 
 #shared = #ttg.swizzled_shared<{vec = 1, perPhase = 1, maxPhase = 1, order = [1, 0]}>
 #shared1d = #ttg.swizzled_shared<{vec = 1, perPhase = 1, maxPhase = 1, order = [0]}>
@@ -29,9 +38,12 @@ module attributes {"ttg.num-warps" = 4 : i32, "ttg.num-ctas" = 1 : i32, "ttg.thr
 
   // The design's phase 2 example: max(2 * 16384, 2 * 8192) = 32768.
   // CHECK-LABEL: tt.func @max_of_allocations
-  // CHECK-NEXT: %[[BASE:.+]] = ttg.local_alloc {alignment = 128 : i32} : () -> !ttg.memdesc<32768xi8, #[[$BYTES]], #smem, mutable>
-  // CHECK-NEXT: tlx.local_alias %[[BASE]] : !ttg.memdesc<32768xi8, #[[$BYTES]], #smem, mutable> -> !ttg.memdesc<2x64x64xf32, #[[$SHARED]], #smem, mutable>
-  // CHECK-NEXT: tlx.local_alias %[[BASE]] : !ttg.memdesc<32768xi8, #[[$BYTES]], #smem, mutable> -> !ttg.memdesc<2x64x64xbf16, #[[$SHARED]], #smem, mutable>
+  // EXACT-NEXT: %[[BASE:.+]] = ttg.local_alloc {alignment = 128 : i32} : () -> !ttg.memdesc<1x32768xi8, #[[$BYTES]], #smem, mutable>
+  // EXACT-NEXT: tlx.local_alias %[[BASE]] : !ttg.memdesc<1x32768xi8, #[[$BYTES]], #smem, mutable> -> !ttg.memdesc<2x64x64xf32, #[[$SHARED]], #smem, mutable>
+  // EXACT-NEXT: tlx.local_alias %[[BASE]] : !ttg.memdesc<1x32768xi8, #[[$BYTES]], #smem, mutable> -> !ttg.memdesc<4x64x64xbf16, #[[$SHARED]], #smem, mutable>
+  // PACKED-NEXT: %[[BASE:.+]] = ttg.local_alloc {alignment = 128 : i32} : () -> !ttg.memdesc<32768xi8, #[[$BYTES]], #smem, mutable>
+  // PACKED-NEXT: tlx.local_alias %[[BASE]] : !ttg.memdesc<32768xi8, #[[$BYTES]], #smem, mutable> -> !ttg.memdesc<2x64x64xf32, #[[$SHARED]], #smem, mutable>
+  // PACKED-NEXT: tlx.local_alias %[[BASE]] : !ttg.memdesc<32768xi8, #[[$BYTES]], #smem, mutable> -> !ttg.memdesc<2x64x64xbf16, #[[$SHARED]], #smem, mutable>
   // CHECK-NOT: tlx.storage_alias
   // CHECK: tt.return
   tt.func @max_of_allocations() {
@@ -44,8 +56,10 @@ module attributes {"ttg.num-warps" = 4 : i32, "ttg.num-ctas" = 1 : i32, "ttg.thr
   // The buffer count matters: 8 x 4096 beats 2 x 8192 although its buffers
   // are smaller.
   // CHECK-LABEL: tt.func @count_times_buffer
-  // CHECK-NEXT: %[[BASE:.+]] = ttg.local_alloc {alignment = 128 : i32} : () -> !ttg.memdesc<32768xi8, #[[$BYTES]], #smem, mutable>
-  // CHECK-NEXT: tlx.local_alias %[[BASE]] : {{.*}} -> !ttg.memdesc<2x64x64xf16, #[[$SHARED]], #smem, mutable>
+  // EXACT-NEXT: %[[BASE:.+]] = ttg.local_alloc {alignment = 128 : i32} : () -> !ttg.memdesc<1x32768xi8, #[[$BYTES]], #smem, mutable>
+  // EXACT-NEXT: tlx.local_alias %[[BASE]] : {{.*}} -> !ttg.memdesc<4x64x64xf16, #[[$SHARED]], #smem, mutable>
+  // PACKED-NEXT: %[[BASE:.+]] = ttg.local_alloc {alignment = 128 : i32} : () -> !ttg.memdesc<32768xi8, #[[$BYTES]], #smem, mutable>
+  // PACKED-NEXT: tlx.local_alias %[[BASE]] : {{.*}} -> !ttg.memdesc<2x64x64xf16, #[[$SHARED]], #smem, mutable>
   // CHECK-NEXT: tlx.local_alias %[[BASE]] : {{.*}} -> !ttg.memdesc<8x32x32xf32, #[[$SHARED]], #smem, mutable>
   tt.func @count_times_buffer() {
     %spec = tlx.storage_alias_spec storage = smem : !tlx.storage_alias_spec<smem>
@@ -55,10 +69,12 @@ module attributes {"ttg.num-warps" = 4 : i32, "ttg.num-ctas" = 1 : i32, "ttg.thr
   }
 
   // An explicit size larger than needed is kept (padding); the views keep
-  // their natural layout.
+  // their natural layout (exact: 4 buffers span the 65536 bytes).
   // CHECK-LABEL: tt.func @explicit_padding
-  // CHECK-NEXT: %[[BASE:.+]] = ttg.local_alloc {alignment = 128 : i32} : () -> !ttg.memdesc<65536xi8, #[[$BYTES]], #smem, mutable>
-  // CHECK-NEXT: tlx.local_alias %[[BASE]] : !ttg.memdesc<65536xi8, #[[$BYTES]], #smem, mutable> -> !ttg.memdesc<2x64x64xf32, #[[$SHARED]], #smem, mutable>
+  // EXACT-NEXT: %[[BASE:.+]] = ttg.local_alloc {alignment = 128 : i32} : () -> !ttg.memdesc<1x65536xi8, #[[$BYTES]], #smem, mutable>
+  // EXACT-NEXT: tlx.local_alias %[[BASE]] : !ttg.memdesc<1x65536xi8, #[[$BYTES]], #smem, mutable> -> !ttg.memdesc<4x64x64xf32, #[[$SHARED]], #smem, mutable>
+  // PACKED-NEXT: %[[BASE:.+]] = ttg.local_alloc {alignment = 128 : i32} : () -> !ttg.memdesc<65536xi8, #[[$BYTES]], #smem, mutable>
+  // PACKED-NEXT: tlx.local_alias %[[BASE]] : !ttg.memdesc<65536xi8, #[[$BYTES]], #smem, mutable> -> !ttg.memdesc<2x64x64xf32, #[[$SHARED]], #smem, mutable>
   // CHECK-NEXT: tt.return
   tt.func @explicit_padding() {
     %spec = tlx.storage_alias_spec storage = smem, size = 65536 : !tlx.storage_alias_spec<smem, 65536>
@@ -68,7 +84,10 @@ module attributes {"ttg.num-warps" = 4 : i32, "ttg.num-ctas" = 1 : i32, "ttg.thr
 
   // An explicit size that is exactly enough.
   // CHECK-LABEL: tt.func @explicit_exact
-  // CHECK-NEXT: ttg.local_alloc {alignment = 128 : i32} : () -> !ttg.memdesc<32768xi8, #[[$BYTES]], #smem, mutable>
+  // EXACT-NEXT: ttg.local_alloc {alignment = 128 : i32} : () -> !ttg.memdesc<1x32768xi8, #[[$BYTES]], #smem, mutable>
+  // EXACT-NEXT: tlx.local_alias {{.*}} -> !ttg.memdesc<2x64x64xf32, #[[$SHARED]], #smem, mutable>
+  // EXACT-NEXT: tlx.local_alias {{.*}} -> !ttg.memdesc<8x32x64xf16, #[[$SHARED]], #smem, mutable>
+  // PACKED-NEXT: ttg.local_alloc {alignment = 128 : i32} : () -> !ttg.memdesc<32768xi8, #[[$BYTES]], #smem, mutable>
   tt.func @explicit_exact() {
     %spec = tlx.storage_alias_spec storage = smem, size = 32768 : !tlx.storage_alias_spec<smem, 32768>
     %a = tlx.storage_alias_local_alloc %spec : !tlx.storage_alias_spec<smem, 32768> -> !ttg.memdesc<2x64x64xf32, #shared, #smem, mutable>
@@ -76,27 +95,32 @@ module attributes {"ttg.num-warps" = 4 : i32, "ttg.num-ctas" = 1 : i32, "ttg.thr
     tt.return
   }
 
-  // Element widths, one spec each. Sub-byte buffers round up per buffer:
-  // 4 x ceil(2*2*1 / 8) = 4 bytes of i1 and 8 x ceil(1*4 / 8) = 8 bytes of
-  // i4 (not 2 and 4). Pointers are 8 bytes.
+  // Element widths, one spec each. Pointers are 8 bytes. (Sub-byte
+  // buffers: sub_byte_buffers below.)
   // CHECK-LABEL: tt.func @element_types
-  // CHECK-NEXT: ttg.local_alloc {alignment = 128 : i32} : () -> !ttg.memdesc<8192xi8, #[[$BYTES]], #smem, mutable>
+  // EXACT-NEXT: ttg.local_alloc {alignment = 128 : i32} : () -> !ttg.memdesc<1x8192xi8, #[[$BYTES]], #smem, mutable>
+  // PACKED-NEXT: ttg.local_alloc {alignment = 128 : i32} : () -> !ttg.memdesc<8192xi8, #[[$BYTES]], #smem, mutable>
   // CHECK-NEXT: tlx.local_alias {{.*}} -> !ttg.memdesc<2x32x32xf32, #[[$SHARED]], #smem, mutable>
-  // CHECK-NEXT: ttg.local_alloc {alignment = 128 : i32} : () -> !ttg.memdesc<4096xi8, #[[$BYTES]], #smem, mutable>
+  // EXACT-NEXT: ttg.local_alloc {alignment = 128 : i32} : () -> !ttg.memdesc<1x4096xi8, #[[$BYTES]], #smem, mutable>
+  // PACKED-NEXT: ttg.local_alloc {alignment = 128 : i32} : () -> !ttg.memdesc<4096xi8, #[[$BYTES]], #smem, mutable>
   // CHECK-NEXT: tlx.local_alias {{.*}} -> !ttg.memdesc<2x32x32xbf16, #[[$SHARED]], #smem, mutable>
-  // CHECK-NEXT: ttg.local_alloc {alignment = 128 : i32} : () -> !ttg.memdesc<2048xi8, #[[$BYTES]], #smem, mutable>
+  // EXACT-NEXT: ttg.local_alloc {alignment = 128 : i32} : () -> !ttg.memdesc<1x2048xi8, #[[$BYTES]], #smem, mutable>
+  // PACKED-NEXT: ttg.local_alloc {alignment = 128 : i32} : () -> !ttg.memdesc<2048xi8, #[[$BYTES]], #smem, mutable>
   // CHECK-NEXT: tlx.local_alias {{.*}} -> !ttg.memdesc<2x32x32xf8E4M3FN, #[[$SHARED]], #smem, mutable>
-  // CHECK-NEXT: ttg.local_alloc {alignment = 128 : i32} : () -> !ttg.memdesc<2048xi8, #[[$BYTES]], #smem, mutable>
+  // EXACT-NEXT: ttg.local_alloc {alignment = 128 : i32} : () -> !ttg.memdesc<1x2048xi8, #[[$BYTES]], #smem, mutable>
+  // PACKED-NEXT: ttg.local_alloc {alignment = 128 : i32} : () -> !ttg.memdesc<2048xi8, #[[$BYTES]], #smem, mutable>
   // CHECK-NEXT: tlx.local_alias {{.*}} -> !ttg.memdesc<2x32x32xi8, #[[$SHARED]], #smem, mutable>
-  // CHECK-NEXT: ttg.local_alloc {alignment = 128 : i32} : () -> !ttg.memdesc<256xi8, #[[$BYTES]], #smem, mutable>
+  // EXACT-NEXT: ttg.local_alloc {alignment = 128 : i32} : () -> !ttg.memdesc<1x256xi8, #[[$BYTES]], #smem, mutable>
+  // PACKED-NEXT: ttg.local_alloc {alignment = 128 : i32} : () -> !ttg.memdesc<256xi8, #[[$BYTES]], #smem, mutable>
   // CHECK-NEXT: tlx.local_alias {{.*}} -> !ttg.memdesc<2x16xf64, #[[$BYTES]], #smem, mutable>
-  // CHECK-NEXT: ttg.local_alloc {alignment = 128 : i32} : () -> !ttg.memdesc<4xi8, #[[$BYTES]], #smem, mutable>
-  // CHECK-NEXT: tlx.local_alias {{.*}} -> !ttg.memdesc<4x2x2xi1, #[[$SHARED]], #smem, mutable>
-  // CHECK-NEXT: ttg.local_alloc {alignment = 128 : i32} : () -> !ttg.memdesc<8xi8, #[[$BYTES]], #smem, mutable>
-  // CHECK-NEXT: tlx.local_alias {{.*}} -> !ttg.memdesc<8x1xi4, #[[$BYTES]], #smem, mutable>
-  // CHECK-NEXT: ttg.local_alloc {alignment = 128 : i32} : () -> !ttg.memdesc<16xi8, #[[$BYTES]], #smem, mutable>
-  // CHECK-NEXT: tlx.local_alias {{.*}} -> !ttg.memdesc<2x8x8xi1, #[[$SHARED]], #smem, mutable>
-  // CHECK-NEXT: ttg.local_alloc {alignment = 128 : i32} : () -> !ttg.memdesc<256xi8, #[[$BYTES]], #smem, mutable>
+  // 2 x 8x8 i1 = 2 x 8 bytes, in a spec of 128 bytes (exact: the 128-byte
+  // alignment of shared buffers rounds it up; 16 buffers).
+  // EXACT-NEXT: ttg.local_alloc {alignment = 128 : i32} : () -> !ttg.memdesc<1x128xi8, #[[$BYTES]], #smem, mutable>
+  // EXACT-NEXT: tlx.local_alias {{.*}} -> !ttg.memdesc<16x8x8xi1, #[[$SHARED]], #smem, mutable>
+  // PACKED-NEXT: ttg.local_alloc {alignment = 128 : i32} : () -> !ttg.memdesc<16xi8, #[[$BYTES]], #smem, mutable>
+  // PACKED-NEXT: tlx.local_alias {{.*}} -> !ttg.memdesc<2x8x8xi1, #[[$SHARED]], #smem, mutable>
+  // EXACT-NEXT: ttg.local_alloc {alignment = 128 : i32} : () -> !ttg.memdesc<1x256xi8, #[[$BYTES]], #smem, mutable>
+  // PACKED-NEXT: ttg.local_alloc {alignment = 128 : i32} : () -> !ttg.memdesc<256xi8, #[[$BYTES]], #smem, mutable>
   // CHECK-NEXT: tlx.local_alias {{.*}} -> !ttg.memdesc<2x16x!tt.ptr<f32>, #[[$BYTES]], #smem, mutable>
   // CHECK-NEXT: tt.return
   tt.func @element_types() {
@@ -110,10 +134,6 @@ module attributes {"ttg.num-warps" = 4 : i32, "ttg.num-ctas" = 1 : i32, "ttg.thr
     %a3 = tlx.storage_alias_local_alloc %s3 : !tlx.storage_alias_spec<smem> -> !ttg.memdesc<2x32x32xi8, #shared, #smem, mutable>
     %s4 = tlx.storage_alias_spec storage = smem : !tlx.storage_alias_spec<smem>
     %a4 = tlx.storage_alias_local_alloc %s4 : !tlx.storage_alias_spec<smem> -> !ttg.memdesc<2x16xf64, #shared1d, #smem, mutable>
-    %s5 = tlx.storage_alias_spec storage = smem : !tlx.storage_alias_spec<smem>
-    %a5 = tlx.storage_alias_local_alloc %s5 : !tlx.storage_alias_spec<smem> -> !ttg.memdesc<4x2x2xi1, #shared, #smem, mutable>
-    %s6 = tlx.storage_alias_spec storage = smem : !tlx.storage_alias_spec<smem>
-    %a6 = tlx.storage_alias_local_alloc %s6 : !tlx.storage_alias_spec<smem> -> !ttg.memdesc<8x1xi4, #shared1d, #smem, mutable>
     %s7 = tlx.storage_alias_spec storage = smem : !tlx.storage_alias_spec<smem>
     %a7 = tlx.storage_alias_local_alloc %s7 : !tlx.storage_alias_spec<smem> -> !ttg.memdesc<2x8x8xi1, #shared, #smem, mutable>
     %s8 = tlx.storage_alias_spec storage = smem : !tlx.storage_alias_spec<smem>
@@ -121,9 +141,33 @@ module attributes {"ttg.num-warps" = 4 : i32, "ttg.num-ctas" = 1 : i32, "ttg.thr
     tt.return
   }
 
+  // Sub-byte buffers round up per buffer: 4 x ceil(2*2*1 / 8) = 4 bytes of
+  // i1 and 8 x ceil(1*4 / 8) = 8 bytes of i4 (not 2 and 4). Packed only:
+  // exact views make them 128 x 2x2xi1 and 128 x 1xi4 in 128 bytes, whose
+  // logical size (64 bytes) is not the storage's (triton 3.8 rejects the
+  // reinterpret).
+  // PACKED-ONLY-BEGIN
+  // PACKED-LABEL: tt.func @sub_byte_buffers
+  // PACKED-NEXT: ttg.local_alloc {alignment = 128 : i32} : () -> !ttg.memdesc<4xi8, #[[$BYTES]], #smem, mutable>
+  // PACKED-NEXT: tlx.local_alias {{.*}} -> !ttg.memdesc<4x2x2xi1, #[[$SHARED]], #smem, mutable>
+  // PACKED-NEXT: ttg.local_alloc {alignment = 128 : i32} : () -> !ttg.memdesc<8xi8, #[[$BYTES]], #smem, mutable>
+  // PACKED-NEXT: tlx.local_alias {{.*}} -> !ttg.memdesc<8x1xi4, #[[$BYTES]], #smem, mutable>
+  // PACKED-NEXT: tt.return
+  tt.func @sub_byte_buffers() {
+    %s5 = tlx.storage_alias_spec storage = smem : !tlx.storage_alias_spec<smem>
+    %a5 = tlx.storage_alias_local_alloc %s5 : !tlx.storage_alias_spec<smem> -> !ttg.memdesc<4x2x2xi1, #shared, #smem, mutable>
+    %s6 = tlx.storage_alias_spec storage = smem : !tlx.storage_alias_spec<smem>
+    %a6 = tlx.storage_alias_local_alloc %s6 : !tlx.storage_alias_spec<smem> -> !ttg.memdesc<8x1xi4, #shared1d, #smem, mutable>
+    tt.return
+  }
+  // PACKED-ONLY-END
+
   // Pointers and bytes sharing one spec: 2 x 16 x 8 = 256 = 2 x 128 x 1.
   // CHECK-LABEL: tt.func @pointers_and_bytes
-  // CHECK-NEXT: ttg.local_alloc {alignment = 128 : i32} : () -> !ttg.memdesc<256xi8, #[[$BYTES]], #smem, mutable>
+  // EXACT-NEXT: ttg.local_alloc {alignment = 128 : i32} : () -> !ttg.memdesc<1x256xi8, #[[$BYTES]], #smem, mutable>
+  // PACKED-NEXT: ttg.local_alloc {alignment = 128 : i32} : () -> !ttg.memdesc<256xi8, #[[$BYTES]], #smem, mutable>
+  // CHECK-NEXT: tlx.local_alias {{.*}} -> !ttg.memdesc<2x16x!tt.ptr<f32>, #[[$BYTES]], #smem, mutable>
+  // CHECK-NEXT: tlx.local_alias {{.*}} -> !ttg.memdesc<2x128xi8, #[[$BYTES]], #smem, mutable>
   tt.func @pointers_and_bytes() {
     %spec = tlx.storage_alias_spec storage = smem : !tlx.storage_alias_spec<smem>
     %a = tlx.storage_alias_local_alloc %spec : !tlx.storage_alias_spec<smem> -> !ttg.memdesc<2x16x!tt.ptr<f32>, #shared1d, #smem, mutable>
@@ -146,7 +190,8 @@ module attributes {"ttg.num-warps" = 4 : i32, "ttg.num-ctas" = 1 : i32, "ttg.thr
   // alignment: one 2 x 64-element f32 buffer needs 256 bytes, a multiple
   // of 128, so nothing moves.
   // CHECK-LABEL: tt.func @overlap_single_leaf
-  // CHECK-NEXT: %[[BASE:.+]] = ttg.local_alloc {alignment = 128 : i32} : () -> !ttg.memdesc<512xi8, #[[$BYTES]], #smem, mutable>
+  // EXACT-NEXT: %[[BASE:.+]] = ttg.local_alloc {alignment = 128 : i32} : () -> !ttg.memdesc<1x512xi8, #[[$BYTES]], #smem, mutable>
+  // PACKED-NEXT: %[[BASE:.+]] = ttg.local_alloc {alignment = 128 : i32} : () -> !ttg.memdesc<512xi8, #[[$BYTES]], #smem, mutable>
   // CHECK-NEXT: tlx.local_alias %[[BASE]] : {{.*}} -> !ttg.memdesc<2x64xf32, #[[$BYTES]], #smem, mutable>
   // CHECK-NEXT: tt.return
   tt.func @overlap_single_leaf() {
@@ -159,11 +204,15 @@ module attributes {"ttg.num-warps" = 4 : i32, "ttg.num-ctas" = 1 : i32, "ttg.thr
 
   // Each leaf starts on a 128-byte boundary: a (32 bytes) at 0, b (8 bytes)
   // at 128, stride alignTo(136, 128) = 256, size 4 x 256.
-  // a: index 8i over 25 buffers; b: index 32i + 16 over 113 buffers.
+  // a: index 8i over 25 buffers (exact: 32); b: index 32i + 16 over 113
+  // buffers (exact: 128).
   // CHECK-LABEL: tt.func @overlap_small_buffers
-  // CHECK-NEXT: %[[BASE:.+]] = ttg.local_alloc {alignment = 128 : i32} : () -> !ttg.memdesc<1024xi8, #[[$BYTES]], #smem, mutable>
-  // CHECK-NEXT: tlx.local_alias %[[BASE]] : {{.*}} -> !ttg.memdesc<25x16xf16, #[[$BYTES]], #smem, mutable>
-  // CHECK-NEXT: tlx.local_alias %[[BASE]] : {{.*}} -> !ttg.memdesc<113x8xi8, #[[$BYTES]], #smem, mutable>
+  // EXACT-NEXT: %[[BASE:.+]] = ttg.local_alloc {alignment = 128 : i32} : () -> !ttg.memdesc<1x1024xi8, #[[$BYTES]], #smem, mutable>
+  // EXACT-NEXT: tlx.local_alias %[[BASE]] : {{.*}} -> !ttg.memdesc<32x16xf16, #[[$BYTES]], #smem, mutable>
+  // EXACT-NEXT: tlx.local_alias %[[BASE]] : {{.*}} -> !ttg.memdesc<128x8xi8, #[[$BYTES]], #smem, mutable>
+  // PACKED-NEXT: %[[BASE:.+]] = ttg.local_alloc {alignment = 128 : i32} : () -> !ttg.memdesc<1024xi8, #[[$BYTES]], #smem, mutable>
+  // PACKED-NEXT: tlx.local_alias %[[BASE]] : {{.*}} -> !ttg.memdesc<25x16xf16, #[[$BYTES]], #smem, mutable>
+  // PACKED-NEXT: tlx.local_alias %[[BASE]] : {{.*}} -> !ttg.memdesc<113x8xi8, #[[$BYTES]], #smem, mutable>
   tt.func @overlap_small_buffers() {
     %spec = tlx.storage_alias_spec storage = smem : !tlx.storage_alias_spec<smem>
     %a = tlx.storage_alias_local_alloc %spec : !tlx.storage_alias_spec<smem> -> !ttg.memdesc<4x16xf16, #shared1d, #smem, mutable>
@@ -176,9 +225,13 @@ module attributes {"ttg.num-warps" = 4 : i32, "ttg.num-ctas" = 1 : i32, "ttg.thr
   // An explicit size with an overlap tree fixes the stride at
   // alignDown(40000 / 2, 128) = 19968; 16384-byte buffers then need a slot
   // view of gcd(16384, 19968) = 512-byte slots. The size itself is kept.
+  // Exact views: the stride is the buffer's 16384 and the size is rounded
+  // up to a multiple of it, 49152: 3 buffers.
   // CHECK-LABEL: tt.func @overlap_explicit_size
-  // CHECK-NEXT: %[[BASE:.+]] = ttg.local_alloc {alignment = 128 : i32} : () -> !ttg.memdesc<40000xi8, #[[$BYTES]], #smem, mutable>
-  // CHECK-NEXT: tlx.local_alias %[[BASE]] : {{.*}} -> !ttg.memdesc<40x512xi8, #[[$BYTES]], #smem, mutable>
+  // EXACT-NEXT: %[[BASE:.+]] = ttg.local_alloc {alignment = 128 : i32} : () -> !ttg.memdesc<3x16384xi8, #[[$BYTES]], #smem, mutable>
+  // EXACT-NEXT: tlx.local_alias %[[BASE]] : {{.*}} -> !ttg.memdesc<3x64x64xf32, #[[$SHARED]], #smem, mutable>
+  // PACKED-NEXT: %[[BASE:.+]] = ttg.local_alloc {alignment = 128 : i32} : () -> !ttg.memdesc<40000xi8, #[[$BYTES]], #smem, mutable>
+  // PACKED-NEXT: tlx.local_alias %[[BASE]] : {{.*}} -> !ttg.memdesc<40x512xi8, #[[$BYTES]], #smem, mutable>
   tt.func @overlap_explicit_size() {
     %spec = tlx.storage_alias_spec storage = smem, size = 40000 : !tlx.storage_alias_spec<smem, 40000>
     %a = tlx.storage_alias_local_alloc %spec : !tlx.storage_alias_spec<smem, 40000> -> !ttg.memdesc<2x64x64xf32, #shared, #smem, mutable>
@@ -190,9 +243,11 @@ module attributes {"ttg.num-warps" = 4 : i32, "ttg.num-ctas" = 1 : i32, "ttg.thr
   // NVMMA layouts: the allocation takes the strictest alignment of its
   // users (1024 for a 128-byte swizzle), even without an overlap tree.
   // CHECK-LABEL: tt.func @nvmma_alignment_no_overlap
-  // CHECK-NEXT: %[[BASE:.+]] = ttg.local_alloc {alignment = 1024 : i32} : () -> !ttg.memdesc<16384xi8, #[[$BYTES]], #smem, mutable>
+  // EXACT-NEXT: %[[BASE:.+]] = ttg.local_alloc {alignment = 1024 : i32} : () -> !ttg.memdesc<1x16384xi8, #[[$BYTES]], #smem, mutable>
+  // PACKED-NEXT: %[[BASE:.+]] = ttg.local_alloc {alignment = 1024 : i32} : () -> !ttg.memdesc<16384xi8, #[[$BYTES]], #smem, mutable>
   // CHECK-NEXT: tlx.local_alias %[[BASE]] : {{.*}} -> !ttg.memdesc<2x64x64xf16, #[[$NV128]], #smem, mutable>
-  // CHECK-NEXT: tlx.local_alias %[[BASE]] : {{.*}} -> !ttg.memdesc<2x64xf32, #[[$BYTES]], #smem, mutable>
+  // EXACT-NEXT: tlx.local_alias %[[BASE]] : {{.*}} -> !ttg.memdesc<64x64xf32, #[[$BYTES]], #smem, mutable>
+  // PACKED-NEXT: tlx.local_alias %[[BASE]] : {{.*}} -> !ttg.memdesc<2x64xf32, #[[$BYTES]], #smem, mutable>
   tt.func @nvmma_alignment_no_overlap() {
     %spec = tlx.storage_alias_spec storage = smem : !tlx.storage_alias_spec<smem>
     %a = tlx.storage_alias_local_alloc %spec : !tlx.storage_alias_spec<smem> -> !ttg.memdesc<2x64x64xf16, #nv128, #smem, mutable>
@@ -203,10 +258,16 @@ module attributes {"ttg.num-warps" = 4 : i32, "ttg.num-ctas" = 1 : i32, "ttg.thr
   // distinct(alpha: 256 B, P: 8192 B NVMMA-128). P must start on a 1024-byte
   // boundary: alpha at 0, P at 1024, stride 9216, size 18432, alignment 1024.
   // alpha: 9216 / 256 = 36 buffers apart (37 in the view); P: 1024-byte slots.
+  // Exact views, ring by ring: P's two 8192-byte buffers at 0 (P aligned to
+  // its size), alpha's at 16384 (index i + 64 of 96); 16896 bytes rounded
+  // up to a multiple of 8192: 24576 = 3 x 8192.
   // CHECK-LABEL: tt.func @nvmma_alignment_distinct
-  // CHECK-NEXT: %[[BASE:.+]] = ttg.local_alloc {alignment = 1024 : i32} : () -> !ttg.memdesc<18432xi8, #[[$BYTES]], #smem, mutable>
-  // CHECK-NEXT: tlx.local_alias %[[BASE]] : {{.*}} -> !ttg.memdesc<37x64xf32, #[[$BYTES]], #smem, mutable>
-  // CHECK-NEXT: tlx.local_alias %[[BASE]] : {{.*}} -> !ttg.memdesc<11x1024xi8, #[[$BYTES]], #smem, mutable>
+  // EXACT-NEXT: %[[BASE:.+]] = ttg.local_alloc {alignment = 1024 : i32} : () -> !ttg.memdesc<3x8192xi8, #[[$BYTES]], #smem, mutable>
+  // EXACT-NEXT: tlx.local_alias %[[BASE]] : {{.*}} -> !ttg.memdesc<96x64xf32, #[[$BYTES]], #smem, mutable>
+  // EXACT-NEXT: tlx.local_alias %[[BASE]] : {{.*}} -> !ttg.memdesc<3x64x64xf16, #[[$NV128]], #smem, mutable>
+  // PACKED-NEXT: %[[BASE:.+]] = ttg.local_alloc {alignment = 1024 : i32} : () -> !ttg.memdesc<18432xi8, #[[$BYTES]], #smem, mutable>
+  // PACKED-NEXT: tlx.local_alias %[[BASE]] : {{.*}} -> !ttg.memdesc<37x64xf32, #[[$BYTES]], #smem, mutable>
+  // PACKED-NEXT: tlx.local_alias %[[BASE]] : {{.*}} -> !ttg.memdesc<11x1024xi8, #[[$BYTES]], #smem, mutable>
   tt.func @nvmma_alignment_distinct() {
     %spec = tlx.storage_alias_spec storage = smem : !tlx.storage_alias_spec<smem>
     %a = tlx.storage_alias_local_alloc %spec : !tlx.storage_alias_spec<smem> -> !ttg.memdesc<2x64xf32, #shared1d, #smem, mutable>
@@ -217,10 +278,14 @@ module attributes {"ttg.num-warps" = 4 : i32, "ttg.num-ctas" = 1 : i32, "ttg.thr
   }
 
   // NVMMA-64: alignment 512. alpha at 0, P (4096 B) at 512, stride 4608.
+  // Exact: P's ring at 0, alpha's at 8192; 8704 -> 12288 = 3 x 4096.
   // CHECK-LABEL: tt.func @nvmma64_alignment_distinct
-  // CHECK-NEXT: %[[BASE:.+]] = ttg.local_alloc {alignment = 512 : i32} : () -> !ttg.memdesc<9216xi8, #[[$BYTES]], #smem, mutable>
-  // CHECK-NEXT: tlx.local_alias %[[BASE]] : {{.*}} -> !ttg.memdesc<19x64xf32, #[[$BYTES]], #smem, mutable>
-  // CHECK-NEXT: tlx.local_alias %[[BASE]] : {{.*}} -> !ttg.memdesc<11x512xi8, #[[$BYTES]], #smem, mutable>
+  // EXACT-NEXT: %[[BASE:.+]] = ttg.local_alloc {alignment = 512 : i32} : () -> !ttg.memdesc<3x4096xi8, #[[$BYTES]], #smem, mutable>
+  // EXACT-NEXT: tlx.local_alias %[[BASE]] : {{.*}} -> !ttg.memdesc<48x64xf32, #[[$BYTES]], #smem, mutable>
+  // EXACT-NEXT: tlx.local_alias %[[BASE]] : {{.*}} -> !ttg.memdesc<3x64x32xf16, #{{.+}}, #smem, mutable>
+  // PACKED-NEXT: %[[BASE:.+]] = ttg.local_alloc {alignment = 512 : i32} : () -> !ttg.memdesc<9216xi8, #[[$BYTES]], #smem, mutable>
+  // PACKED-NEXT: tlx.local_alias %[[BASE]] : {{.*}} -> !ttg.memdesc<19x64xf32, #[[$BYTES]], #smem, mutable>
+  // PACKED-NEXT: tlx.local_alias %[[BASE]] : {{.*}} -> !ttg.memdesc<11x512xi8, #[[$BYTES]], #smem, mutable>
   tt.func @nvmma64_alignment_distinct() {
     %spec = tlx.storage_alias_spec storage = smem : !tlx.storage_alias_spec<smem>
     %a = tlx.storage_alias_local_alloc %spec : !tlx.storage_alias_spec<smem> -> !ttg.memdesc<2x64xf32, #shared1d, #smem, mutable>
@@ -231,10 +296,14 @@ module attributes {"ttg.num-warps" = 4 : i32, "ttg.num-ctas" = 1 : i32, "ttg.thr
   }
 
   // NVMMA-32: alignment 256. alpha at 0, P (2048 B) at 256, stride 2304.
+  // Exact: P's ring at 0, alpha's at 4096; 4608 -> 6144 = 3 x 2048.
   // CHECK-LABEL: tt.func @nvmma32_alignment_distinct
-  // CHECK-NEXT: %[[BASE:.+]] = ttg.local_alloc {alignment = 256 : i32} : () -> !ttg.memdesc<4608xi8, #[[$BYTES]], #smem, mutable>
-  // CHECK-NEXT: tlx.local_alias %[[BASE]] : {{.*}} -> !ttg.memdesc<10x64xf32, #[[$BYTES]], #smem, mutable>
-  // CHECK-NEXT: tlx.local_alias %[[BASE]] : {{.*}} -> !ttg.memdesc<11x256xi8, #[[$BYTES]], #smem, mutable>
+  // EXACT-NEXT: %[[BASE:.+]] = ttg.local_alloc {alignment = 256 : i32} : () -> !ttg.memdesc<3x2048xi8, #[[$BYTES]], #smem, mutable>
+  // EXACT-NEXT: tlx.local_alias %[[BASE]] : {{.*}} -> !ttg.memdesc<24x64xf32, #[[$BYTES]], #smem, mutable>
+  // EXACT-NEXT: tlx.local_alias %[[BASE]] : {{.*}} -> !ttg.memdesc<3x64x16xf16, #{{.+}}, #smem, mutable>
+  // PACKED-NEXT: %[[BASE:.+]] = ttg.local_alloc {alignment = 256 : i32} : () -> !ttg.memdesc<4608xi8, #[[$BYTES]], #smem, mutable>
+  // PACKED-NEXT: tlx.local_alias %[[BASE]] : {{.*}} -> !ttg.memdesc<10x64xf32, #[[$BYTES]], #smem, mutable>
+  // PACKED-NEXT: tlx.local_alias %[[BASE]] : {{.*}} -> !ttg.memdesc<11x256xi8, #[[$BYTES]], #smem, mutable>
   tt.func @nvmma32_alignment_distinct() {
     %spec = tlx.storage_alias_spec storage = smem : !tlx.storage_alias_spec<smem>
     %a = tlx.storage_alias_local_alloc %spec : !tlx.storage_alias_spec<smem> -> !ttg.memdesc<2x64xf32, #shared1d, #smem, mutable>
@@ -245,10 +314,14 @@ module attributes {"ttg.num-warps" = 4 : i32, "ttg.num-ctas" = 1 : i32, "ttg.thr
   }
 
   // No swizzle: the 128-byte floor. alpha at 0, P at 256, stride 8448.
+  // Exact: P aligned to its 8192 bytes, as with NVMMA-128.
   // CHECK-LABEL: tt.func @nvmma0_alignment_distinct
-  // CHECK-NEXT: %[[BASE:.+]] = ttg.local_alloc {alignment = 128 : i32} : () -> !ttg.memdesc<16896xi8, #[[$BYTES]], #smem, mutable>
-  // CHECK-NEXT: tlx.local_alias %[[BASE]] : {{.*}} -> !ttg.memdesc<34x64xf32, #[[$BYTES]], #smem, mutable>
-  // CHECK-NEXT: tlx.local_alias %[[BASE]] : {{.*}} -> !ttg.memdesc<35x256xi8, #[[$BYTES]], #smem, mutable>
+  // EXACT-NEXT: %[[BASE:.+]] = ttg.local_alloc {alignment = 128 : i32} : () -> !ttg.memdesc<3x8192xi8, #[[$BYTES]], #smem, mutable>
+  // EXACT-NEXT: tlx.local_alias %[[BASE]] : {{.*}} -> !ttg.memdesc<96x64xf32, #[[$BYTES]], #smem, mutable>
+  // EXACT-NEXT: tlx.local_alias %[[BASE]] : {{.*}} -> !ttg.memdesc<3x64x64xf16, #{{.+}}, #smem, mutable>
+  // PACKED-NEXT: %[[BASE:.+]] = ttg.local_alloc {alignment = 128 : i32} : () -> !ttg.memdesc<16896xi8, #[[$BYTES]], #smem, mutable>
+  // PACKED-NEXT: tlx.local_alias %[[BASE]] : {{.*}} -> !ttg.memdesc<34x64xf32, #[[$BYTES]], #smem, mutable>
+  // PACKED-NEXT: tlx.local_alias %[[BASE]] : {{.*}} -> !ttg.memdesc<35x256xi8, #[[$BYTES]], #smem, mutable>
   tt.func @nvmma0_alignment_distinct() {
     %spec = tlx.storage_alias_spec storage = smem : !tlx.storage_alias_spec<smem>
     %a = tlx.storage_alias_local_alloc %spec : !tlx.storage_alias_spec<smem> -> !ttg.memdesc<2x64xf32, #shared1d, #smem, mutable>
