@@ -1,11 +1,21 @@
-// RUN: %tlx-opt %s --tlx-storage-alias-lowering | %FileCheck %s
-// REQUIRES: packed-views
+// RUN: %tlx-opt %s --tlx-storage-alias-lowering | %FileCheck %s --check-prefixes=CHECK,EXACT
+// RUN: %if packed-views %{ %tlx-opt %s --tlx-storage-alias-lowering=exact-views=false | %FileCheck %s --check-prefixes=CHECK,PACKED %}
 //
 // Step 2 of tlx-storage-alias-lowering: where set_buffer_overlap places each
 // allocation. Buffer i of an allocation at offset o with stride s lives at
 // o + i * s bytes of the spec's storage; the view expresses that as index
-// (s / B) * i + o / B of a view whose leading dimension is just long enough
-// for the last buffer: (o + (num - 1) * s) / B + 1 (B = bytes per buffer).
+// (s / B) * i + o / B (B = bytes per buffer).
+//
+// Exact views (the default; EXACT, triton 3.7 and 3.8): every buffer starts
+// at a multiple of B, the storage is (N / G) x G x i8 with N a multiple of
+// every B, and each view spans it whole, N / B buffers. A distinct tree is
+// laid out ring by ring (each child's buffers side by side, the largest
+// alignment first) where that is smaller than interleaved.
+//
+// Packed views (exact-views=false, triton 3.7 only; PACKED): buffers at
+// their layouts' alignment, views just long enough for the last buffer,
+// (o + (num - 1) * s) / B + 1, and a stride that B does not divide reached
+// through byte slots (a slot index, then a reinterpret).
 
 #shared = #ttg.swizzled_shared<{vec = 1, perPhase = 1, maxPhase = 1, order = [1, 0]}>
 #shared1d = #ttg.swizzled_shared<{vec = 1, perPhase = 1, maxPhase = 1, order = [0]}>
@@ -18,24 +28,31 @@ module attributes {"ttg.num-warps" = 4 : i32, "ttg.num-ctas" = 1 : i32, "ttg.thr
 
   // The design's phase 5 example: shared(QK, distinct(P, alpha)) in 32768
   // bytes. Stride 16384; QK at 0 (its natural layout), P at 0 (index 2i of
-  // 3 buffers), alpha at 8192 (index 64i + 32 of 97 buffers of 256 bytes).
+  // 3 buffers; exact: of 4), alpha at 8192 (index 64i + 32 of 97 buffers of
+  // 256 bytes; exact: of 128).
   // CHECK-LABEL: tt.func @flash_attention(
   // CHECK-SAME: %[[I:arg[0-9]+]]: i32
-  // CHECK-NEXT: %[[BASE:.+]] = ttg.local_alloc {alignment = 128 : i32} : () -> !ttg.memdesc<32768xi8, #[[$BYTES]], #smem, mutable>
-  // CHECK-NEXT: %[[QK:.+]] = tlx.local_alias %[[BASE]] : !ttg.memdesc<32768xi8, #[[$BYTES]], #smem, mutable> -> !ttg.memdesc<2x64x64xf32, #[[$SHARED]], #smem, mutable>
-  // CHECK-NEXT: %[[P:.+]] = tlx.local_alias %[[BASE]] : !ttg.memdesc<32768xi8, #[[$BYTES]], #smem, mutable> -> !ttg.memdesc<3x64x64xf16, #[[$SHARED]], #smem, mutable>
-  // CHECK-NEXT: %[[ALPHA:.+]] = tlx.local_alias %[[BASE]] : !ttg.memdesc<32768xi8, #[[$BYTES]], #smem, mutable> -> !ttg.memdesc<97x64xf32, #[[$BYTES]], #smem, mutable>
+  // EXACT-NEXT: %[[BASE:.+]] = ttg.local_alloc {alignment = 128 : i32} : () -> !ttg.memdesc<1x32768xi8, #[[$BYTES]], #smem, mutable>
+  // EXACT-NEXT: %[[QK:.+]] = tlx.local_alias %[[BASE]] : !ttg.memdesc<1x32768xi8, #[[$BYTES]], #smem, mutable> -> !ttg.memdesc<2x64x64xf32, #[[$SHARED]], #smem, mutable>
+  // EXACT-NEXT: %[[P:.+]] = tlx.local_alias %[[BASE]] : !ttg.memdesc<1x32768xi8, #[[$BYTES]], #smem, mutable> -> !ttg.memdesc<4x64x64xf16, #[[$SHARED]], #smem, mutable>
+  // EXACT-NEXT: %[[ALPHA:.+]] = tlx.local_alias %[[BASE]] : !ttg.memdesc<1x32768xi8, #[[$BYTES]], #smem, mutable> -> !ttg.memdesc<128x64xf32, #[[$BYTES]], #smem, mutable>
+  // PACKED-NEXT: %[[BASE:.+]] = ttg.local_alloc {alignment = 128 : i32} : () -> !ttg.memdesc<32768xi8, #[[$BYTES]], #smem, mutable>
+  // PACKED-NEXT: %[[QK:.+]] = tlx.local_alias %[[BASE]] : !ttg.memdesc<32768xi8, #[[$BYTES]], #smem, mutable> -> !ttg.memdesc<2x64x64xf32, #[[$SHARED]], #smem, mutable>
+  // PACKED-NEXT: %[[P:.+]] = tlx.local_alias %[[BASE]] : !ttg.memdesc<32768xi8, #[[$BYTES]], #smem, mutable> -> !ttg.memdesc<3x64x64xf16, #[[$SHARED]], #smem, mutable>
+  // PACKED-NEXT: %[[ALPHA:.+]] = tlx.local_alias %[[BASE]] : !ttg.memdesc<32768xi8, #[[$BYTES]], #smem, mutable> -> !ttg.memdesc<97x64xf32, #[[$BYTES]], #smem, mutable>
   // CHECK-NOT: tlx.reuse_group
   // CHECK-NOT: tlx.set_buffer_overlap
   // CHECK: ttg.memdesc_index %[[QK]][%[[I]]] : !ttg.memdesc<2x64x64xf32, #[[$SHARED]], #smem, mutable> -> !ttg.memdesc<64x64xf32, #[[$SHARED]], #smem, mutable>
   // CHECK: %[[C2:.+]] = arith.constant 2 : i32
   // CHECK-NEXT: %[[PI:.+]] = arith.muli %[[I]], %[[C2]] : i32
-  // CHECK-NEXT: ttg.memdesc_index %[[P]][%[[PI]]] : !ttg.memdesc<3x64x64xf16, #[[$SHARED]], #smem, mutable> -> !ttg.memdesc<64x64xf16, #[[$SHARED]], #smem, mutable>
+  // EXACT-NEXT: ttg.memdesc_index %[[P]][%[[PI]]] : !ttg.memdesc<4x64x64xf16, #[[$SHARED]], #smem, mutable> -> !ttg.memdesc<64x64xf16, #[[$SHARED]], #smem, mutable>
+  // PACKED-NEXT: ttg.memdesc_index %[[P]][%[[PI]]] : !ttg.memdesc<3x64x64xf16, #[[$SHARED]], #smem, mutable> -> !ttg.memdesc<64x64xf16, #[[$SHARED]], #smem, mutable>
   // CHECK: %[[C64:.+]] = arith.constant 64 : i32
   // CHECK-NEXT: %[[AS:.+]] = arith.muli %[[I]], %[[C64]] : i32
   // CHECK-NEXT: %[[C32:.+]] = arith.constant 32 : i32
   // CHECK-NEXT: %[[AI:.+]] = arith.addi %[[AS]], %[[C32]] : i32
-  // CHECK-NEXT: ttg.memdesc_index %[[ALPHA]][%[[AI]]] : !ttg.memdesc<97x64xf32, #[[$BYTES]], #smem, mutable> -> !ttg.memdesc<64xf32, #[[$BYTES]], #smem, mutable>
+  // EXACT-NEXT: ttg.memdesc_index %[[ALPHA]][%[[AI]]] : !ttg.memdesc<128x64xf32, #[[$BYTES]], #smem, mutable> -> !ttg.memdesc<64xf32, #[[$BYTES]], #smem, mutable>
+  // PACKED-NEXT: ttg.memdesc_index %[[ALPHA]][%[[AI]]] : !ttg.memdesc<97x64xf32, #[[$BYTES]], #smem, mutable> -> !ttg.memdesc<64xf32, #[[$BYTES]], #smem, mutable>
   tt.func @flash_attention(%i: i32) {
     %spec = tlx.storage_alias_spec storage = smem, size = 32768 : !tlx.storage_alias_spec<smem, 32768>
     %qk = tlx.storage_alias_local_alloc %spec : !tlx.storage_alias_spec<smem, 32768> -> !ttg.memdesc<2x64x64xf32, #shared, #smem, mutable>
@@ -52,10 +69,14 @@ module attributes {"ttg.num-warps" = 4 : i32, "ttg.num-ctas" = 1 : i32, "ttg.thr
 
   // The same tree without a size: the compiler picks the same 32768 bytes.
   // CHECK-LABEL: tt.func @flash_attention_unsized
-  // CHECK-NEXT: %[[BASE:.+]] = ttg.local_alloc {alignment = 128 : i32} : () -> !ttg.memdesc<32768xi8, #[[$BYTES]], #smem, mutable>
-  // CHECK-NEXT: tlx.local_alias %[[BASE]] : {{.*}} -> !ttg.memdesc<2x64x64xf32, #[[$SHARED]], #smem, mutable>
-  // CHECK-NEXT: tlx.local_alias %[[BASE]] : {{.*}} -> !ttg.memdesc<3x64x64xf16, #[[$SHARED]], #smem, mutable>
-  // CHECK-NEXT: tlx.local_alias %[[BASE]] : {{.*}} -> !ttg.memdesc<97x64xf32, #[[$BYTES]], #smem, mutable>
+  // EXACT-NEXT: %[[BASE:.+]] = ttg.local_alloc {alignment = 128 : i32} : () -> !ttg.memdesc<1x32768xi8, #[[$BYTES]], #smem, mutable>
+  // EXACT-NEXT: tlx.local_alias %[[BASE]] : {{.*}} -> !ttg.memdesc<2x64x64xf32, #[[$SHARED]], #smem, mutable>
+  // EXACT-NEXT: tlx.local_alias %[[BASE]] : {{.*}} -> !ttg.memdesc<4x64x64xf16, #[[$SHARED]], #smem, mutable>
+  // EXACT-NEXT: tlx.local_alias %[[BASE]] : {{.*}} -> !ttg.memdesc<128x64xf32, #[[$BYTES]], #smem, mutable>
+  // PACKED-NEXT: %[[BASE:.+]] = ttg.local_alloc {alignment = 128 : i32} : () -> !ttg.memdesc<32768xi8, #[[$BYTES]], #smem, mutable>
+  // PACKED-NEXT: tlx.local_alias %[[BASE]] : {{.*}} -> !ttg.memdesc<2x64x64xf32, #[[$SHARED]], #smem, mutable>
+  // PACKED-NEXT: tlx.local_alias %[[BASE]] : {{.*}} -> !ttg.memdesc<3x64x64xf16, #[[$SHARED]], #smem, mutable>
+  // PACKED-NEXT: tlx.local_alias %[[BASE]] : {{.*}} -> !ttg.memdesc<97x64xf32, #[[$BYTES]], #smem, mutable>
   // CHECK-NEXT: tt.return
   tt.func @flash_attention_unsized() {
     %spec = tlx.storage_alias_spec storage = smem : !tlx.storage_alias_spec<smem>
@@ -69,15 +90,18 @@ module attributes {"ttg.num-warps" = 4 : i32, "ttg.num-ctas" = 1 : i32, "ttg.thr
   }
 
   // The design's distinct example: 65536 bytes, stride 32768; a at 0 (index
-  // 2i of 3), b at 16384 (index 2i + 1 of 4).
+  // 2i of 3; exact: of 4), b at 16384 (index 2i + 1 of 4).
   // CHECK-LABEL: tt.func @distinct_offsets(
   // CHECK-SAME: %[[I:arg[0-9]+]]: i32
-  // CHECK-NEXT: %[[BASE:.+]] = ttg.local_alloc {alignment = 128 : i32} : () -> !ttg.memdesc<65536xi8, #[[$BYTES]], #smem, mutable>
-  // CHECK-NEXT: %[[A:.+]] = tlx.local_alias %[[BASE]] : {{.*}} -> !ttg.memdesc<3x64x64xf32, #[[$SHARED]], #smem, mutable>
+  // EXACT-NEXT: %[[BASE:.+]] = ttg.local_alloc {alignment = 128 : i32} : () -> !ttg.memdesc<1x65536xi8, #[[$BYTES]], #smem, mutable>
+  // EXACT-NEXT: %[[A:.+]] = tlx.local_alias %[[BASE]] : {{.*}} -> !ttg.memdesc<4x64x64xf32, #[[$SHARED]], #smem, mutable>
+  // PACKED-NEXT: %[[BASE:.+]] = ttg.local_alloc {alignment = 128 : i32} : () -> !ttg.memdesc<65536xi8, #[[$BYTES]], #smem, mutable>
+  // PACKED-NEXT: %[[A:.+]] = tlx.local_alias %[[BASE]] : {{.*}} -> !ttg.memdesc<3x64x64xf32, #[[$SHARED]], #smem, mutable>
   // CHECK-NEXT: %[[B:.+]] = tlx.local_alias %[[BASE]] : {{.*}} -> !ttg.memdesc<4x64x64xf32, #[[$SHARED]], #smem, mutable>
   // CHECK-NEXT: %[[C2:.+]] = arith.constant 2 : i32
   // CHECK-NEXT: %[[AI:.+]] = arith.muli %[[I]], %[[C2]] : i32
-  // CHECK-NEXT: ttg.memdesc_index %[[A]][%[[AI]]] : !ttg.memdesc<3x64x64xf32, #[[$SHARED]], #smem, mutable> -> !ttg.memdesc<64x64xf32, #[[$SHARED]], #smem, mutable>
+  // EXACT-NEXT: ttg.memdesc_index %[[A]][%[[AI]]] : !ttg.memdesc<4x64x64xf32, #[[$SHARED]], #smem, mutable> -> !ttg.memdesc<64x64xf32, #[[$SHARED]], #smem, mutable>
+  // PACKED-NEXT: ttg.memdesc_index %[[A]][%[[AI]]] : !ttg.memdesc<3x64x64xf32, #[[$SHARED]], #smem, mutable> -> !ttg.memdesc<64x64xf32, #[[$SHARED]], #smem, mutable>
   // CHECK-NEXT: %[[C2B:.+]] = arith.constant 2 : i32
   // CHECK-NEXT: %[[BS:.+]] = arith.muli %[[I]], %[[C2B]] : i32
   // CHECK-NEXT: %[[C1:.+]] = arith.constant 1 : i32
@@ -97,27 +121,52 @@ module attributes {"ttg.num-warps" = 4 : i32, "ttg.num-ctas" = 1 : i32, "ttg.thr
   // Order in a distinct group is the group's order, not program order: b
   // (16384 B) first at 0, a (8192 B) second at 16384; stride 24576. a: 3i + 2
   // of 6; b: 24576 is no multiple of 16384, so 8192-byte slots, 3i of 4.
-  // CHECK-LABEL: tt.func @distinct_order
-  // CHECK-NEXT: %[[BASE:.+]] = ttg.local_alloc {alignment = 128 : i32} : () -> !ttg.memdesc<49152xi8, #[[$BYTES]], #smem, mutable>
-  // CHECK-NEXT: tlx.local_alias %[[BASE]] : {{.*}} -> !ttg.memdesc<6x64x64xf16, #[[$SHARED]], #smem, mutable>
-  // CHECK-NEXT: tlx.local_alias %[[BASE]] : {{.*}} -> !ttg.memdesc<4x8192xi8, #[[$BYTES]], #smem, mutable>
+  // Exact, ring by ring: b's ring at 0 (index i of 3), a's at 32768 (index
+  // i + 4 of 6); 49152 bytes.
+  // CHECK-LABEL: tt.func @distinct_order(
+  // CHECK-SAME: %[[I:arg[0-9]+]]: i32
+  // EXACT-NEXT: %[[BASE:.+]] = ttg.local_alloc {alignment = 128 : i32} : () -> !ttg.memdesc<3x16384xi8, #[[$BYTES]], #smem, mutable>
+  // EXACT-NEXT: %[[A:.+]] = tlx.local_alias %[[BASE]] : {{.*}} -> !ttg.memdesc<6x64x64xf16, #[[$SHARED]], #smem, mutable>
+  // EXACT-NEXT: %[[B:.+]] = tlx.local_alias %[[BASE]] : {{.*}} -> !ttg.memdesc<3x64x64xf32, #[[$SHARED]], #smem, mutable>
+  // EXACT-NEXT: %[[C4:.+]] = arith.constant 4 : i32
+  // EXACT-NEXT: %[[AI:.+]] = arith.addi %[[I]], %[[C4]] : i32
+  // EXACT-NEXT: ttg.memdesc_index %[[A]][%[[AI]]] : !ttg.memdesc<6x64x64xf16
+  // EXACT-NEXT: ttg.memdesc_index %[[B]][%[[I]]] : !ttg.memdesc<3x64x64xf32
+  // PACKED-NEXT: %[[BASE:.+]] = ttg.local_alloc {alignment = 128 : i32} : () -> !ttg.memdesc<49152xi8, #[[$BYTES]], #smem, mutable>
+  // PACKED-NEXT: %[[A:.+]] = tlx.local_alias %[[BASE]] : {{.*}} -> !ttg.memdesc<6x64x64xf16, #[[$SHARED]], #smem, mutable>
+  // PACKED-NEXT: %[[B:.+]] = tlx.local_alias %[[BASE]] : {{.*}} -> !ttg.memdesc<4x8192xi8, #[[$BYTES]], #smem, mutable>
+  // PACKED-NEXT: %[[C3:.+]] = arith.constant 3 : i32
+  // PACKED-NEXT: %[[AS:.+]] = arith.muli %[[I]], %[[C3]] : i32
+  // PACKED-NEXT: %[[C2:.+]] = arith.constant 2 : i32
+  // PACKED-NEXT: %[[AI:.+]] = arith.addi %[[AS]], %[[C2]] : i32
+  // PACKED-NEXT: ttg.memdesc_index %[[A]][%[[AI]]] : !ttg.memdesc<6x64x64xf16
+  // PACKED-NEXT: %[[C3B:.+]] = arith.constant 3 : i32
+  // PACKED-NEXT: %[[BI:.+]] = arith.muli %[[I]], %[[C3B]] : i32
+  // PACKED-NEXT: %[[SLOT:.+]] = ttg.memdesc_index %[[B]][%[[BI]]] : !ttg.memdesc<4x8192xi8, #[[$BYTES]], #smem, mutable> -> !ttg.memdesc<8192xi8, #[[$BYTES]], #smem, mutable>
+  // PACKED-NEXT: ttg.memdesc_reinterpret %[[SLOT]] : !ttg.memdesc<8192xi8, #[[$BYTES]], #smem, mutable> -> !ttg.memdesc<64x64xf32, #[[$SHARED]], #smem, mutable>
   // CHECK-NEXT: tt.return
-  tt.func @distinct_order() {
+  tt.func @distinct_order(%i: i32) {
     %spec = tlx.storage_alias_spec storage = smem : !tlx.storage_alias_spec<smem>
     %a = tlx.storage_alias_local_alloc %spec : !tlx.storage_alias_spec<smem> -> !ttg.memdesc<2x64x64xf16, #shared, #smem, mutable>
     %b = tlx.storage_alias_local_alloc %spec : !tlx.storage_alias_spec<smem> -> !ttg.memdesc<2x64x64xf32, #shared, #smem, mutable>
     %g = tlx.reuse_group(%b, %a) group_kind = distinct : (!ttg.memdesc<2x64x64xf32, #shared, #smem, mutable>, !ttg.memdesc<2x64x64xf16, #shared, #smem, mutable>) -> !tlx.reuse_group<distinct>
     tlx.set_buffer_overlap(%spec, %g) : (!tlx.storage_alias_spec<smem>, !tlx.reuse_group<distinct>) -> ()
+    %va = ttg.memdesc_index %a[%i] : !ttg.memdesc<2x64x64xf16, #shared, #smem, mutable> -> !ttg.memdesc<64x64xf16, #shared, #smem, mutable>
+    %vb = ttg.memdesc_index %b[%i] : !ttg.memdesc<2x64x64xf32, #shared, #smem, mutable> -> !ttg.memdesc<64x64xf32, #shared, #smem, mutable>
     tt.return
   }
 
   // Three distinct allocations: a (16384 B) at 0, b (8192 B) at 16384,
-  // c (8192 B) at 24576; stride 32768.
+  // c (8192 B) at 24576; stride 32768 (exact too: rings would take as
+  // much). c: 4i + 3 of 8.
   // CHECK-LABEL: tt.func @distinct_three(
   // CHECK-SAME: %[[I:arg[0-9]+]]: i32
-  // CHECK-NEXT: %[[BASE:.+]] = ttg.local_alloc {alignment = 128 : i32} : () -> !ttg.memdesc<65536xi8, #[[$BYTES]], #smem, mutable>
-  // CHECK-NEXT: tlx.local_alias %[[BASE]] : {{.*}} -> !ttg.memdesc<3x64x64xf32, #[[$SHARED]], #smem, mutable>
-  // CHECK-NEXT: tlx.local_alias %[[BASE]] : {{.*}} -> !ttg.memdesc<7x64x64xf16, #[[$SHARED]], #smem, mutable>
+  // EXACT-NEXT: %[[BASE:.+]] = ttg.local_alloc {alignment = 128 : i32} : () -> !ttg.memdesc<1x65536xi8, #[[$BYTES]], #smem, mutable>
+  // EXACT-NEXT: tlx.local_alias %[[BASE]] : {{.*}} -> !ttg.memdesc<4x64x64xf32, #[[$SHARED]], #smem, mutable>
+  // EXACT-NEXT: tlx.local_alias %[[BASE]] : {{.*}} -> !ttg.memdesc<8x64x64xf16, #[[$SHARED]], #smem, mutable>
+  // PACKED-NEXT: %[[BASE:.+]] = ttg.local_alloc {alignment = 128 : i32} : () -> !ttg.memdesc<65536xi8, #[[$BYTES]], #smem, mutable>
+  // PACKED-NEXT: tlx.local_alias %[[BASE]] : {{.*}} -> !ttg.memdesc<3x64x64xf32, #[[$SHARED]], #smem, mutable>
+  // PACKED-NEXT: tlx.local_alias %[[BASE]] : {{.*}} -> !ttg.memdesc<7x64x64xf16, #[[$SHARED]], #smem, mutable>
   // CHECK-NEXT: %[[C:.+]] = tlx.local_alias %[[BASE]] : {{.*}} -> !ttg.memdesc<8x32x64xf32, #[[$SHARED]], #smem, mutable>
   // CHECK-NEXT: %[[C4:.+]] = arith.constant 4 : i32
   // CHECK-NEXT: %[[S:.+]] = arith.muli %[[I]], %[[C4]] : i32
@@ -135,12 +184,17 @@ module attributes {"ttg.num-warps" = 4 : i32, "ttg.num-ctas" = 1 : i32, "ttg.thr
     tt.return
   }
 
-  // A shared group: everything at 0, the stride is the largest buffer.
+  // A shared group: everything at 0, the stride is the largest buffer
+  // (exact: views of 2, 4 and 8 buffers; packed: 2, 3 and 5).
   // CHECK-LABEL: tt.func @shared_group
-  // CHECK-NEXT: %[[BASE:.+]] = ttg.local_alloc {alignment = 128 : i32} : () -> !ttg.memdesc<32768xi8, #[[$BYTES]], #smem, mutable>
-  // CHECK-NEXT: tlx.local_alias %[[BASE]] : {{.*}} -> !ttg.memdesc<2x64x64xf32, #[[$SHARED]], #smem, mutable>
-  // CHECK-NEXT: tlx.local_alias %[[BASE]] : {{.*}} -> !ttg.memdesc<3x64x64xbf16, #[[$SHARED]], #smem, mutable>
-  // CHECK-NEXT: tlx.local_alias %[[BASE]] : {{.*}} -> !ttg.memdesc<5x32x32xf32, #[[$SHARED]], #smem, mutable>
+  // EXACT-NEXT: %[[BASE:.+]] = ttg.local_alloc {alignment = 128 : i32} : () -> !ttg.memdesc<1x32768xi8, #[[$BYTES]], #smem, mutable>
+  // EXACT-NEXT: tlx.local_alias %[[BASE]] : {{.*}} -> !ttg.memdesc<2x64x64xf32, #[[$SHARED]], #smem, mutable>
+  // EXACT-NEXT: tlx.local_alias %[[BASE]] : {{.*}} -> !ttg.memdesc<4x64x64xbf16, #[[$SHARED]], #smem, mutable>
+  // EXACT-NEXT: tlx.local_alias %[[BASE]] : {{.*}} -> !ttg.memdesc<8x32x32xf32, #[[$SHARED]], #smem, mutable>
+  // PACKED-NEXT: %[[BASE:.+]] = ttg.local_alloc {alignment = 128 : i32} : () -> !ttg.memdesc<32768xi8, #[[$BYTES]], #smem, mutable>
+  // PACKED-NEXT: tlx.local_alias %[[BASE]] : {{.*}} -> !ttg.memdesc<2x64x64xf32, #[[$SHARED]], #smem, mutable>
+  // PACKED-NEXT: tlx.local_alias %[[BASE]] : {{.*}} -> !ttg.memdesc<3x64x64xbf16, #[[$SHARED]], #smem, mutable>
+  // PACKED-NEXT: tlx.local_alias %[[BASE]] : {{.*}} -> !ttg.memdesc<5x32x32xf32, #[[$SHARED]], #smem, mutable>
   // CHECK-NEXT: tt.return
   tt.func @shared_group() {
     %spec = tlx.storage_alias_spec storage = smem : !tlx.storage_alias_spec<smem>
@@ -154,14 +208,19 @@ module attributes {"ttg.num-warps" = 4 : i32, "ttg.num-ctas" = 1 : i32, "ttg.thr
 
   // Three levels: shared(QK, distinct(P, shared(alpha, l))). The inner
   // shared group is max(256, 512) = 512 bytes at 8192; stride 16384.
-  // alpha: 64i + 32 of 97; l: 32i + 16 of 49.
+  // alpha: 64i + 32 of 97 (exact: 128); l: 32i + 16 of 49 (exact: 64).
   // CHECK-LABEL: tt.func @three_levels(
   // CHECK-SAME: %[[I:arg[0-9]+]]: i32
-  // CHECK-NEXT: %[[BASE:.+]] = ttg.local_alloc {alignment = 128 : i32} : () -> !ttg.memdesc<32768xi8, #[[$BYTES]], #smem, mutable>
-  // CHECK-NEXT: tlx.local_alias %[[BASE]] : {{.*}} -> !ttg.memdesc<2x64x64xf32, #[[$SHARED]], #smem, mutable>
-  // CHECK-NEXT: tlx.local_alias %[[BASE]] : {{.*}} -> !ttg.memdesc<3x64x64xf16, #[[$SHARED]], #smem, mutable>
-  // CHECK-NEXT: %[[ALPHA:.+]] = tlx.local_alias %[[BASE]] : {{.*}} -> !ttg.memdesc<97x64xf32, #[[$BYTES]], #smem, mutable>
-  // CHECK-NEXT: %[[L:.+]] = tlx.local_alias %[[BASE]] : {{.*}} -> !ttg.memdesc<49x128xf32, #[[$BYTES]], #smem, mutable>
+  // EXACT-NEXT: %[[BASE:.+]] = ttg.local_alloc {alignment = 128 : i32} : () -> !ttg.memdesc<1x32768xi8, #[[$BYTES]], #smem, mutable>
+  // EXACT-NEXT: tlx.local_alias %[[BASE]] : {{.*}} -> !ttg.memdesc<2x64x64xf32, #[[$SHARED]], #smem, mutable>
+  // EXACT-NEXT: tlx.local_alias %[[BASE]] : {{.*}} -> !ttg.memdesc<4x64x64xf16, #[[$SHARED]], #smem, mutable>
+  // EXACT-NEXT: %[[ALPHA:.+]] = tlx.local_alias %[[BASE]] : {{.*}} -> !ttg.memdesc<128x64xf32, #[[$BYTES]], #smem, mutable>
+  // EXACT-NEXT: %[[L:.+]] = tlx.local_alias %[[BASE]] : {{.*}} -> !ttg.memdesc<64x128xf32, #[[$BYTES]], #smem, mutable>
+  // PACKED-NEXT: %[[BASE:.+]] = ttg.local_alloc {alignment = 128 : i32} : () -> !ttg.memdesc<32768xi8, #[[$BYTES]], #smem, mutable>
+  // PACKED-NEXT: tlx.local_alias %[[BASE]] : {{.*}} -> !ttg.memdesc<2x64x64xf32, #[[$SHARED]], #smem, mutable>
+  // PACKED-NEXT: tlx.local_alias %[[BASE]] : {{.*}} -> !ttg.memdesc<3x64x64xf16, #[[$SHARED]], #smem, mutable>
+  // PACKED-NEXT: %[[ALPHA:.+]] = tlx.local_alias %[[BASE]] : {{.*}} -> !ttg.memdesc<97x64xf32, #[[$BYTES]], #smem, mutable>
+  // PACKED-NEXT: %[[L:.+]] = tlx.local_alias %[[BASE]] : {{.*}} -> !ttg.memdesc<49x128xf32, #[[$BYTES]], #smem, mutable>
   // CHECK-NEXT: %[[C64:.+]] = arith.constant 64 : i32
   // CHECK-NEXT: %[[S0:.+]] = arith.muli %[[I]], %[[C64]] : i32
   // CHECK-NEXT: %[[C32:.+]] = arith.constant 32 : i32
@@ -190,14 +249,43 @@ module attributes {"ttg.num-warps" = 4 : i32, "ttg.num-ctas" = 1 : i32, "ttg.thr
   // distinct(a, shared(b, c)): the shared group counts as its largest
   // member (8192) and starts after a at 16384; stride 24576. a then needs
   // 8192-byte slots (16384 does not divide 24576); b: 3i + 2 of 6; c (4096
-  // B): 6i + 4 of 11.
-  // CHECK-LABEL: tt.func @distinct_containing_shared
-  // CHECK-NEXT: %[[BASE:.+]] = ttg.local_alloc {alignment = 128 : i32} : () -> !ttg.memdesc<49152xi8, #[[$BYTES]], #smem, mutable>
-  // CHECK-NEXT: tlx.local_alias %[[BASE]] : {{.*}} -> !ttg.memdesc<4x8192xi8, #[[$BYTES]], #smem, mutable>
-  // CHECK-NEXT: tlx.local_alias %[[BASE]] : {{.*}} -> !ttg.memdesc<6x64x64xf16, #[[$SHARED]], #smem, mutable>
-  // CHECK-NEXT: tlx.local_alias %[[BASE]] : {{.*}} -> !ttg.memdesc<11x16x64xf32, #[[$SHARED]], #smem, mutable>
+  // B): 6i + 4 of 11. Exact, ring by ring: a's ring at 0 (i of 3), the
+  // shared group's at 32768 with stride 8192: b i + 4 of 6, c 2i + 8 of 12.
+  // CHECK-LABEL: tt.func @distinct_containing_shared(
+  // CHECK-SAME: %[[I:arg[0-9]+]]: i32
+  // EXACT-NEXT: %[[BASE:.+]] = ttg.local_alloc {alignment = 128 : i32} : () -> !ttg.memdesc<3x16384xi8, #[[$BYTES]], #smem, mutable>
+  // EXACT-NEXT: %[[A:.+]] = tlx.local_alias %[[BASE]] : {{.*}} -> !ttg.memdesc<3x64x64xf32, #[[$SHARED]], #smem, mutable>
+  // EXACT-NEXT: %[[B:.+]] = tlx.local_alias %[[BASE]] : {{.*}} -> !ttg.memdesc<6x64x64xf16, #[[$SHARED]], #smem, mutable>
+  // EXACT-NEXT: %[[C:.+]] = tlx.local_alias %[[BASE]] : {{.*}} -> !ttg.memdesc<12x16x64xf32, #[[$SHARED]], #smem, mutable>
+  // EXACT-NEXT: ttg.memdesc_index %[[A]][%[[I]]] : !ttg.memdesc<3x64x64xf32
+  // EXACT-NEXT: %[[C4:.+]] = arith.constant 4 : i32
+  // EXACT-NEXT: %[[BI:.+]] = arith.addi %[[I]], %[[C4]] : i32
+  // EXACT-NEXT: ttg.memdesc_index %[[B]][%[[BI]]] : !ttg.memdesc<6x64x64xf16
+  // EXACT-NEXT: %[[C2:.+]] = arith.constant 2 : i32
+  // EXACT-NEXT: %[[CS:.+]] = arith.muli %[[I]], %[[C2]] : i32
+  // EXACT-NEXT: %[[C8:.+]] = arith.constant 8 : i32
+  // EXACT-NEXT: %[[CI:.+]] = arith.addi %[[CS]], %[[C8]] : i32
+  // EXACT-NEXT: ttg.memdesc_index %[[C]][%[[CI]]] : !ttg.memdesc<12x16x64xf32
+  // PACKED-NEXT: %[[BASE:.+]] = ttg.local_alloc {alignment = 128 : i32} : () -> !ttg.memdesc<49152xi8, #[[$BYTES]], #smem, mutable>
+  // PACKED-NEXT: %[[A:.+]] = tlx.local_alias %[[BASE]] : {{.*}} -> !ttg.memdesc<4x8192xi8, #[[$BYTES]], #smem, mutable>
+  // PACKED-NEXT: %[[B:.+]] = tlx.local_alias %[[BASE]] : {{.*}} -> !ttg.memdesc<6x64x64xf16, #[[$SHARED]], #smem, mutable>
+  // PACKED-NEXT: %[[C:.+]] = tlx.local_alias %[[BASE]] : {{.*}} -> !ttg.memdesc<11x16x64xf32, #[[$SHARED]], #smem, mutable>
+  // PACKED-NEXT: %[[C3:.+]] = arith.constant 3 : i32
+  // PACKED-NEXT: %[[AI:.+]] = arith.muli %[[I]], %[[C3]] : i32
+  // PACKED-NEXT: %[[SLOT:.+]] = ttg.memdesc_index %[[A]][%[[AI]]] : !ttg.memdesc<4x8192xi8
+  // PACKED-NEXT: ttg.memdesc_reinterpret %[[SLOT]] : !ttg.memdesc<8192xi8, #[[$BYTES]], #smem, mutable> -> !ttg.memdesc<64x64xf32, #[[$SHARED]], #smem, mutable>
+  // PACKED-NEXT: %[[C3B:.+]] = arith.constant 3 : i32
+  // PACKED-NEXT: %[[BS:.+]] = arith.muli %[[I]], %[[C3B]] : i32
+  // PACKED-NEXT: %[[C2:.+]] = arith.constant 2 : i32
+  // PACKED-NEXT: %[[BI:.+]] = arith.addi %[[BS]], %[[C2]] : i32
+  // PACKED-NEXT: ttg.memdesc_index %[[B]][%[[BI]]] : !ttg.memdesc<6x64x64xf16
+  // PACKED-NEXT: %[[C6:.+]] = arith.constant 6 : i32
+  // PACKED-NEXT: %[[CS:.+]] = arith.muli %[[I]], %[[C6]] : i32
+  // PACKED-NEXT: %[[C4:.+]] = arith.constant 4 : i32
+  // PACKED-NEXT: %[[CI:.+]] = arith.addi %[[CS]], %[[C4]] : i32
+  // PACKED-NEXT: ttg.memdesc_index %[[C]][%[[CI]]] : !ttg.memdesc<11x16x64xf32
   // CHECK-NEXT: tt.return
-  tt.func @distinct_containing_shared() {
+  tt.func @distinct_containing_shared(%i: i32) {
     %spec = tlx.storage_alias_spec storage = smem : !tlx.storage_alias_spec<smem>
     %a = tlx.storage_alias_local_alloc %spec : !tlx.storage_alias_spec<smem> -> !ttg.memdesc<2x64x64xf32, #shared, #smem, mutable>
     %b = tlx.storage_alias_local_alloc %spec : !tlx.storage_alias_spec<smem> -> !ttg.memdesc<2x64x64xf16, #shared, #smem, mutable>
@@ -205,22 +293,45 @@ module attributes {"ttg.num-warps" = 4 : i32, "ttg.num-ctas" = 1 : i32, "ttg.thr
     %inner = tlx.reuse_group(%b, %c) group_kind = shared : (!ttg.memdesc<2x64x64xf16, #shared, #smem, mutable>, !ttg.memdesc<2x16x64xf32, #shared, #smem, mutable>) -> !tlx.reuse_group<shared>
     %outer = tlx.reuse_group(%a, %inner) group_kind = distinct : (!ttg.memdesc<2x64x64xf32, #shared, #smem, mutable>, !tlx.reuse_group<shared>) -> !tlx.reuse_group<distinct>
     tlx.set_buffer_overlap(%spec, %outer) : (!tlx.storage_alias_spec<smem>, !tlx.reuse_group<distinct>) -> ()
+    %va = ttg.memdesc_index %a[%i] : !ttg.memdesc<2x64x64xf32, #shared, #smem, mutable> -> !ttg.memdesc<64x64xf32, #shared, #smem, mutable>
+    %vb = ttg.memdesc_index %b[%i] : !ttg.memdesc<2x64x64xf16, #shared, #smem, mutable> -> !ttg.memdesc<64x64xf16, #shared, #smem, mutable>
+    %vc = ttg.memdesc_index %c[%i] : !ttg.memdesc<2x16x64xf32, #shared, #smem, mutable> -> !ttg.memdesc<16x64xf32, #shared, #smem, mutable>
     tt.return
   }
 
   // More buffers: 4 x distinct(a, b) of 8192 + 4096 bytes, stride 12288.
-  // a: 4096-byte slots, 3i of 10; b: 3i + 2 of 12.
-  // CHECK-LABEL: tt.func @four_buffers
-  // CHECK-NEXT: %[[BASE:.+]] = ttg.local_alloc {alignment = 128 : i32} : () -> !ttg.memdesc<49152xi8, #[[$BYTES]], #smem, mutable>
-  // CHECK-NEXT: tlx.local_alias %[[BASE]] : {{.*}} -> !ttg.memdesc<10x4096xi8, #[[$BYTES]], #smem, mutable>
-  // CHECK-NEXT: tlx.local_alias %[[BASE]] : {{.*}} -> !ttg.memdesc<12x32x32xf32, #[[$SHARED]], #smem, mutable>
+  // a: 4096-byte slots, 3i of 10; b: 3i + 2 of 12. Exact, ring by ring:
+  // a's four 8192-byte buffers at 0 (i of 6), b's at 32768 (i + 8 of 12).
+  // CHECK-LABEL: tt.func @four_buffers(
+  // CHECK-SAME: %[[I:arg[0-9]+]]: i32
+  // EXACT-NEXT: %[[BASE:.+]] = ttg.local_alloc {alignment = 128 : i32} : () -> !ttg.memdesc<3x16384xi8, #[[$BYTES]], #smem, mutable>
+  // EXACT-NEXT: %[[A:.+]] = tlx.local_alias %[[BASE]] : {{.*}} -> !ttg.memdesc<6x64x64xf16, #[[$SHARED]], #smem, mutable>
+  // EXACT-NEXT: %[[B:.+]] = tlx.local_alias %[[BASE]] : {{.*}} -> !ttg.memdesc<12x32x32xf32, #[[$SHARED]], #smem, mutable>
+  // EXACT-NEXT: ttg.memdesc_index %[[A]][%[[I]]] : !ttg.memdesc<6x64x64xf16
+  // EXACT-NEXT: %[[C8:.+]] = arith.constant 8 : i32
+  // EXACT-NEXT: %[[BI:.+]] = arith.addi %[[I]], %[[C8]] : i32
+  // EXACT-NEXT: ttg.memdesc_index %[[B]][%[[BI]]] : !ttg.memdesc<12x32x32xf32
+  // PACKED-NEXT: %[[BASE:.+]] = ttg.local_alloc {alignment = 128 : i32} : () -> !ttg.memdesc<49152xi8, #[[$BYTES]], #smem, mutable>
+  // PACKED-NEXT: %[[A:.+]] = tlx.local_alias %[[BASE]] : {{.*}} -> !ttg.memdesc<10x4096xi8, #[[$BYTES]], #smem, mutable>
+  // PACKED-NEXT: %[[B:.+]] = tlx.local_alias %[[BASE]] : {{.*}} -> !ttg.memdesc<12x32x32xf32, #[[$SHARED]], #smem, mutable>
+  // PACKED-NEXT: %[[C3:.+]] = arith.constant 3 : i32
+  // PACKED-NEXT: %[[AI:.+]] = arith.muli %[[I]], %[[C3]] : i32
+  // PACKED-NEXT: %[[SLOT:.+]] = ttg.memdesc_index %[[A]][%[[AI]]] : !ttg.memdesc<10x4096xi8
+  // PACKED-NEXT: ttg.memdesc_reinterpret %[[SLOT]] : !ttg.memdesc<4096xi8, #[[$BYTES]], #smem, mutable> -> !ttg.memdesc<64x64xf16, #[[$SHARED]], #smem, mutable>
+  // PACKED-NEXT: %[[C3B:.+]] = arith.constant 3 : i32
+  // PACKED-NEXT: %[[BS:.+]] = arith.muli %[[I]], %[[C3B]] : i32
+  // PACKED-NEXT: %[[C2:.+]] = arith.constant 2 : i32
+  // PACKED-NEXT: %[[BI:.+]] = arith.addi %[[BS]], %[[C2]] : i32
+  // PACKED-NEXT: ttg.memdesc_index %[[B]][%[[BI]]] : !ttg.memdesc<12x32x32xf32
   // CHECK-NEXT: tt.return
-  tt.func @four_buffers() {
+  tt.func @four_buffers(%i: i32) {
     %spec = tlx.storage_alias_spec storage = smem : !tlx.storage_alias_spec<smem>
     %a = tlx.storage_alias_local_alloc %spec : !tlx.storage_alias_spec<smem> -> !ttg.memdesc<4x64x64xf16, #shared, #smem, mutable>
     %b = tlx.storage_alias_local_alloc %spec : !tlx.storage_alias_spec<smem> -> !ttg.memdesc<4x32x32xf32, #shared, #smem, mutable>
     %g = tlx.reuse_group(%a, %b) group_kind = distinct : (!ttg.memdesc<4x64x64xf16, #shared, #smem, mutable>, !ttg.memdesc<4x32x32xf32, #shared, #smem, mutable>) -> !tlx.reuse_group<distinct>
     tlx.set_buffer_overlap(%spec, %g) : (!tlx.storage_alias_spec<smem>, !tlx.reuse_group<distinct>) -> ()
+    %va = ttg.memdesc_index %a[%i] : !ttg.memdesc<4x64x64xf16, #shared, #smem, mutable> -> !ttg.memdesc<64x64xf16, #shared, #smem, mutable>
+    %vb = ttg.memdesc_index %b[%i] : !ttg.memdesc<4x32x32xf32, #shared, #smem, mutable> -> !ttg.memdesc<32x32xf32, #shared, #smem, mutable>
     tt.return
   }
 }
