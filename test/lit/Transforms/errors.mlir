@@ -1,9 +1,14 @@
-// RUN: %tlx-opt %s --split-input-file --verify-diagnostics --tlx-storage-alias-lowering --tlx-rewrite-local-alias
-// REQUIRES: packed-views
+// RUN: %triton-syntax --blank-packed-only %s | %tlx-opt - --split-input-file --verify-diagnostics --tlx-storage-alias-lowering --tlx-rewrite-local-alias
+// RUN: %if packed-views %{ %triton-syntax --blank-exact-only %s | %tlx-opt - --split-input-file --verify-diagnostics --tlx-storage-alias-lowering=exact-views=false --tlx-rewrite-local-alias=exact-views=false %}
 //
 // Every diagnostic of tlx-storage-alias-lowering (and, last, of
 // tlx-rewrite-local-alias), one case each. The passes stop at the first
-// error, so each case has exactly one.
+// error, so each case has exactly one. The same diagnostics with exact views
+// (the default, triton 3.7 and 3.8) and packed views (exact-views=false,
+// triton 3.7 only), except between EXACT-ONLY-BEGIN / -END and
+// PACKED-ONLY-BEGIN / -END (each mode's run reads the file through
+// %triton-syntax, which blanks the other's). What only exact views refuse:
+// exact-views-errors.mlir.
 //
 // Not covered: "set_buffer_overlap was not processed by
 // tlx-storage-alias-lowering" cannot be reached from verified IR: the
@@ -59,9 +64,11 @@ tt.func @not_enough_space_distinct() {
 #shared = #ttg.swizzled_shared<{vec = 1, perPhase = 1, maxPhase = 1, order = [1, 0]}>
 #shared1d = #ttg.swizzled_shared<{vec = 1, perPhase = 1, maxPhase = 1, order = [0]}>
 #smem = #ttg.shared_memory
+// PACKED-ONLY-BEGIN
 tt.func @not_enough_space_nested() {
-  // 32768 bytes fix the stride at 16384. Every buffer fits on its own, but
-  // the inner distinct group needs P (16384) + alpha (256) = 16640.
+  // Packed views: 32768 bytes fix the stride at 16384. Every buffer fits
+  // on its own, but the inner distinct group needs P (16384) + alpha (256)
+  // = 16640.
   %spec = tlx.storage_alias_spec storage = smem, size = 32768 : !tlx.storage_alias_spec<smem, 32768>
   %qk = tlx.storage_alias_local_alloc %spec : !tlx.storage_alias_spec<smem, 32768> -> !ttg.memdesc<2x64x64xf32, #shared, #smem, mutable>
   %p = tlx.storage_alias_local_alloc %spec : !tlx.storage_alias_spec<smem, 32768> -> !ttg.memdesc<2x64x64xf32, #shared, #smem, mutable>
@@ -73,6 +80,23 @@ tt.func @not_enough_space_nested() {
   tlx.set_buffer_overlap(%spec, %outer) : (!tlx.storage_alias_spec<smem, 32768>, !tlx.reuse_group<shared>) -> ()
   tt.return
 }
+// PACKED-ONLY-END
+// EXACT-ONLY-BEGIN
+tt.func @not_enough_space_nested_exact() {
+  // Exact views do not take the stride from the size: the tree takes 2 x
+  // 16384 (P, QK on P's ring) + 2 x 256 (alpha's ring) = 33280 bytes, and
+  // the spec is too small.
+  // expected-error @+1 {{storage_alias_spec size 32768 is too small, requires at least 33280 bytes}}
+  %spec = tlx.storage_alias_spec storage = smem, size = 32768 : !tlx.storage_alias_spec<smem, 32768>
+  %qk = tlx.storage_alias_local_alloc %spec : !tlx.storage_alias_spec<smem, 32768> -> !ttg.memdesc<2x64x64xf32, #shared, #smem, mutable>
+  %p = tlx.storage_alias_local_alloc %spec : !tlx.storage_alias_spec<smem, 32768> -> !ttg.memdesc<2x64x64xf32, #shared, #smem, mutable>
+  %alpha = tlx.storage_alias_local_alloc %spec : !tlx.storage_alias_spec<smem, 32768> -> !ttg.memdesc<2x64xf32, #shared1d, #smem, mutable>
+  %inner = tlx.reuse_group(%p, %alpha) group_kind = distinct : (!ttg.memdesc<2x64x64xf32, #shared, #smem, mutable>, !ttg.memdesc<2x64xf32, #shared1d, #smem, mutable>) -> !tlx.reuse_group<distinct>
+  %outer = tlx.reuse_group(%qk, %inner) group_kind = shared : (!ttg.memdesc<2x64x64xf32, #shared, #smem, mutable>, !tlx.reuse_group<distinct>) -> !tlx.reuse_group<shared>
+  tlx.set_buffer_overlap(%spec, %outer) : (!tlx.storage_alias_spec<smem, 32768>, !tlx.reuse_group<shared>) -> ()
+  tt.return
+}
+// EXACT-ONLY-END
 
 // -----
 

@@ -10,12 +10,16 @@ With ``--blank-packed-only``, the lines from a ``// PACKED-ONLY-BEGIN`` line
 to the next ``// PACKED-ONLY-END`` line (both included) become empty: a test
 keeps there what only its packed-views run (``exact-views=false``, triton 3.7)
 lowers, and its exact-views runs read it through this filter.
+``--blank-exact-only`` does the same for ``// EXACT-ONLY-BEGIN`` ...
+``// EXACT-ONLY-END`` (what only the exact-views runs see, e.g. a diagnostic
+that differs between the modes), for the packed run.
 
 Only characters inside a line change, never the line breaks, so the line
 numbers of ``expected-error @+1`` annotations and of diagnostics stay those of
 the source file.
 
-Usage: triton_syntax.py [--tensordesc=tensor|bare] [--blank-packed-only] FILE
+Usage: triton_syntax.py [--tensordesc=tensor|bare] [--blank-packed-only]
+                        [--blank-exact-only] FILE
 (writes to stdout)
 """
 import argparse
@@ -58,21 +62,19 @@ def bare_tensordesc(text):
         pos = end + 2
 
 
-BEGIN = "// PACKED-ONLY-BEGIN"
-END = "// PACKED-ONLY-END"
-
-
-def blank_packed_only(text):
-    """Empty every line from a BEGIN marker line to the next END marker line."""
+def blank_regions(text, tag):
+    """Empty every line from a `// TAG-BEGIN` line to the next `// TAG-END` line."""
+    begin = "// %s-BEGIN" % tag
+    end = "// %s-END" % tag
     out = []
     inside = False
     for line in text.splitlines(keepends=True):
         body = line.strip()
-        if body == BEGIN:
+        if body == begin:
             if inside:
-                raise ValueError("nested " + BEGIN)
+                raise ValueError("nested " + begin)
             inside = True
-        ends = inside and body == END
+        ends = inside and body == end
         if inside:
             out.append("\n" if line.endswith("\n") else "")
         else:
@@ -80,7 +82,7 @@ def blank_packed_only(text):
         if ends:
             inside = False
     if inside:
-        raise ValueError(BEGIN + " without " + END)
+        raise ValueError(begin + " without " + end)
     return "".join(out)
 
 
@@ -88,12 +90,15 @@ def main():
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--tensordesc", choices=["tensor", "bare"], default="tensor")
     parser.add_argument("--blank-packed-only", action="store_true")
+    parser.add_argument("--blank-exact-only", action="store_true")
     parser.add_argument("file")
     args = parser.parse_args()
     with open(args.file, encoding="utf-8") as f:
         text = f.read()
     if args.blank_packed_only:
-        text = blank_packed_only(text)
+        text = blank_regions(text, "PACKED-ONLY")
+    if args.blank_exact_only:
+        text = blank_regions(text, "EXACT-ONLY")
     if args.tensordesc == "bare":
         text = bare_tensordesc(text)
     sys.stdout.write(text)
