@@ -26,3 +26,25 @@ module attributes {"ttg.num-warps" = 4 : i32, "ttg.num-ctas" = 1 : i32, "ttg.thr
     tt.return
   }
 }
+
+// -----
+
+#shared = #ttg.swizzled_shared<{vec = 1, perPhase = 1, maxPhase = 1, order = [1, 0]}>
+#smem = #ttg.shared_memory
+module attributes {"ttg.num-warps" = 4 : i32, "ttg.num-ctas" = 1 : i32, "ttg.threads-per-warp" = 32 : i32, ttg.target = "cuda:90"} {
+  // distinct(a, b) of two 2 x 16384 bytes puts b's buffers at 16384 +
+  // 32768 i; an alias of b with 32768-byte buffers would start them at an
+  // offset that is no multiple of their size (packed views use byte slots:
+  // control-flow.mlir, local_alias_of_view).
+  tt.func @alias_buffer_not_at_a_multiple_of_its_size(%i: i32) {
+    %spec = tlx.storage_alias_spec storage = smem : !tlx.storage_alias_spec<smem>
+    %a = tlx.storage_alias_local_alloc %spec : !tlx.storage_alias_spec<smem> -> !ttg.memdesc<2x64x64xf32, #shared, #smem, mutable>
+    %b = tlx.storage_alias_local_alloc %spec : !tlx.storage_alias_spec<smem> -> !ttg.memdesc<2x64x64xf32, #shared, #smem, mutable>
+    %g = tlx.reuse_group(%a, %b) group_kind = distinct : (!ttg.memdesc<2x64x64xf32, #shared, #smem, mutable>, !ttg.memdesc<2x64x64xf32, #shared, #smem, mutable>) -> !tlx.reuse_group<distinct>
+    tlx.set_buffer_overlap(%spec, %g) : (!tlx.storage_alias_spec<smem>, !tlx.reuse_group<distinct>) -> ()
+    // expected-error @below {{'tlx.local_alias' op cannot follow a storage alias view (offset 16384, 32768 bytes between buffers, as !ttg.memdesc<4x64x64xf32, #ttg.swizzled_shared<{vec = 1, perPhase = 1, maxPhase = 1, order = [1, 0]}>, #ttg.shared_memory, mutable>): cannot place a buffer of 32768 bytes at offset 16384 with 32768 bytes between buffers in a storage of 65536 bytes under triton 3.8: the offsets, the stride and the storage must be multiples of the buffer's size}}
+    %l = tlx.local_alias %b : !ttg.memdesc<2x64x64xf32, #shared, #smem, mutable> -> !ttg.memdesc<2x64x128xf32, #shared, #smem, mutable>
+    %w = ttg.memdesc_index %l[%i] : !ttg.memdesc<2x64x128xf32, #shared, #smem, mutable> -> !ttg.memdesc<64x128xf32, #shared, #smem, mutable>
+    tt.return
+  }
+}
