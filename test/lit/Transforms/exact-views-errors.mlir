@@ -1,6 +1,6 @@
 // RUN: %tlx-opt %s --split-input-file --verify-diagnostics --tlx-storage-alias-lowering --tlx-rewrite-local-alias
-// RUN: %if !packed-views %{ not %tlx-opt %s --tlx-storage-alias-lowering=exact-views=false 2>&1 | %FileCheck %s --check-prefix=OPTION %}
-// RUN: %if !packed-views %{ not %tlx-opt %s --tlx-rewrite-local-alias=exact-views=false 2>&1 | %FileCheck %s --check-prefix=OPTION %}
+// RUN: %if !packed-views %{ not %tlx-opt %s --split-input-file --tlx-storage-alias-lowering=exact-views=false 2>&1 | %FileCheck %s --check-prefix=OPTION %}
+// RUN: %if !packed-views %{ not %tlx-opt %s --split-input-file --tlx-rewrite-local-alias=exact-views=false 2>&1 | %FileCheck %s --check-prefix=OPTION %}
 //
 // What exact views (triton 3.8's rules, exact-views.mlir; the default on
 // every triton) cannot express. A padded shared layout in a
