@@ -90,6 +90,9 @@ LogicalResult rewriteRoot(RootViews &group, bool exactViews) {
   int64_t multiple = bufferUnits(rootInfo, isShared);
   int64_t alignment = isShared ? getLocalAllocAlignment(root) : 0;
   bool allEqual = true;
+  exactViews &= !needsPackedViews(rootInfo);
+  for (LocalAliasOp view : group.views)
+    exactViews &= !needsPackedViews(*getMemDescInfo(view.getType()));
   for (LocalAliasOp view : group.views) {
     MemDescInfo info = *getMemDescInfo(view.getType());
     units = std::max(units, viewUnits(info, isShared));

@@ -246,15 +246,16 @@ static LogicalResult sizeWithOverlap(SpecPlan &plan) {
   return success();
 }
 
-// Exact views cannot express padded shared layouts in a spec (triton 3.8
-// reinterprets only between views of one padding); where packed views
-// verify (triton 3.7), such a spec keeps them.
+bool needsPackedViews(const MemDescInfo &info) {
+  return kPackedViewsVerify && info.storageKind() == StorageKind::smem &&
+         getBufferUnits(info) != info.bytesPerBuffer();
+}
+
 static bool holdsPaddedLayouts(StorageAliasSpecOp spec) {
   return llvm::any_of(spec->getUsers(), [](Operation *user) {
     auto alloc = dyn_cast<StorageAliasLocalAllocOp>(user);
     std::optional<MemDescInfo> info = alloc ? getMemDescInfo(alloc.getType()) : std::nullopt;
-    return info && info->storageKind() == StorageKind::smem &&
-           getBufferUnits(*info) != info->bytesPerBuffer();
+    return info && needsPackedViews(*info);
   });
 }
 
@@ -271,7 +272,7 @@ LogicalResult computeStorageAliasSizes(ModuleOp module, bool exactViews,
     SpecPlan plan;
     plan.spec = spec;
     plan.storage = spec.getStorage();
-    plan.exactViews = exactViews && !(kPackedViewsVerify && holdsPaddedLayouts(spec));
+    plan.exactViews = exactViews && !holdsPaddedLayouts(spec);
     if (failed(collectUsers(plan, order)))
       return failure();
     if (plan.allocs.empty()) {

@@ -96,6 +96,12 @@ int64_t getBufferAlignment(const MemDescInfo &info, StorageKind storage,
 /// bytes in shared memory, Triton's TMEM column count in tensor memory.
 int64_t getBufferUnits(const MemDescInfo &info);
 
+/// Whether views of `info` must be packed: exact views cannot express a
+/// padded shared layout beside others (triton 3.8 reinterprets only between
+/// views of one padding), so where packed views verify (triton 3.7) views of
+/// one allocation holding such a layout stay packed.
+bool needsPackedViews(const MemDescInfo &info);
+
 /// Bytes of tensor memory one column holds (128 lanes x 32 bits).
 inline constexpr int64_t kTmemBytesPerColumn = 128 * 4;
 
