@@ -42,12 +42,11 @@ module attributes {"ttg.num-warps" = 4 : i32, "ttg.num-ctas" = 1 : i32, "ttg.thr
 
   // The legacy reuse=buffered_tensor pattern: the root (32768 bytes) holds
   // its bf16 view (16384 bytes). Packed: the root stays as is. Exact: the
-  // view spans the 32768 bytes as 4 buffers, of a byte base the root is a
-  // reinterpret of too.
+  // view spans the 32768 bytes as 4 buffers, of a byte base (the root has no
+  // other use, so no reinterpret to its own type).
   // CHECK-LABEL: tt.func @root_big_enough(
   // CHECK-SAME: %[[I:arg[0-9]+]]: i32
   // EXACT-NEXT: %[[BASE:.+]] = ttg.local_alloc {alignment = 16 : i32} : () -> !ttg.memdesc<1x32768xi8, #[[$BYTES]], #smem, mutable>
-  // EXACT-NEXT: ttg.memdesc_reinterpret %[[BASE]] : !ttg.memdesc<1x32768xi8, #[[$BYTES]], #smem, mutable> -> !ttg.memdesc<2x64x64xf32, #[[$SHARED]], #smem, mutable>
   // EXACT-NEXT: %[[V:.+]] = ttg.memdesc_reinterpret %[[BASE]] : !ttg.memdesc<1x32768xi8, #[[$BYTES]], #smem, mutable> -> !ttg.memdesc<4x64x64xbf16, #[[$SHARED]], #smem, mutable>
   // EXACT-NEXT: ttg.memdesc_index %[[V]][%[[I]]] : !ttg.memdesc<4x64x64xbf16, #[[$SHARED]], #smem, mutable>
   // PACKED-NEXT: %[[ROOT:.+]] = ttg.local_alloc : () -> !ttg.memdesc<2x64x64xf32, #[[$SHARED]], #smem, mutable>
@@ -92,11 +91,11 @@ module attributes {"ttg.num-warps" = 4 : i32, "ttg.num-ctas" = 1 : i32, "ttg.thr
   }
 
   // Big enough but not aligned enough: a 128-byte-swizzled NVMMA view needs
-  // 1024-byte alignment, more than the swizzled root's 16.
+  // 1024-byte alignment, more than the swizzled root's 16. (The root has no
+  // use of its own: no reinterpret to its type.)
   // CHECK-LABEL: tt.func @root_not_aligned(
   // EXACT-NEXT: %[[BASE:.+]] = ttg.local_alloc {alignment = 1024 : i32} : () -> !ttg.memdesc<1x16384xi8, #[[$BYTES]], #smem, mutable>
   // PACKED-NEXT: %[[BASE:.+]] = ttg.local_alloc {alignment = 1024 : i32} : () -> !ttg.memdesc<16384xi8, #[[$BYTES]], #smem, mutable>
-  // CHECK-NEXT: ttg.memdesc_reinterpret %[[BASE]] : !ttg.memdesc<{{(1x)?}}16384xi8, #[[$BYTES]], #smem, mutable> -> !ttg.memdesc<2x64x64xf16, #[[$SHARED]], #smem, mutable>
   // CHECK-NEXT: %[[V:.+]] = ttg.memdesc_reinterpret %[[BASE]] : !ttg.memdesc<{{(1x)?}}16384xi8, #[[$BYTES]], #smem, mutable> -> !ttg.memdesc<2x64x64xf16, #[[$NVMMA]], #smem, mutable>
   // CHECK-NEXT: ttg.memdesc_index %[[V]]
   tt.func @root_not_aligned(%i: i32, %x: tensor<64x64xf16, #blocked>) {
@@ -125,14 +124,13 @@ module attributes {"ttg.num-warps" = 4 : i32, "ttg.num-ctas" = 1 : i32, "ttg.thr
 
   // Chains: an alias of an alias views the root directly. The largest view
   // (4 x 64x64xf32 = 65536 bytes) sizes the new base; exact views widen
-  // the root (1 x 32768 bytes) and the middle view to it.
+  // the middle view to it. The root has no use of its own: no reinterpret
+  // to its type.
   // CHECK-LABEL: tt.func @chain(
   // CHECK-SAME: %[[I:arg[0-9]+]]: i32
   // EXACT-NEXT: %[[BASE:.+]] = ttg.local_alloc {alignment = 16 : i32} : () -> !ttg.memdesc<1x65536xi8, #[[$BYTES]], #smem, mutable>
-  // EXACT-NEXT: ttg.memdesc_reinterpret %[[BASE]] : {{.*}} -> !ttg.memdesc<2x32768xi8, #[[$BYTES]], #smem, mutable>
   // EXACT-NEXT: ttg.memdesc_reinterpret %[[BASE]] : {{.*}} -> !ttg.memdesc<4x64x64xf32, #[[$SHARED]], #smem, mutable>
   // PACKED-NEXT: %[[BASE:.+]] = ttg.local_alloc {alignment = 16 : i32} : () -> !ttg.memdesc<65536xi8, #[[$BYTES]], #smem, mutable>
-  // PACKED-NEXT: ttg.memdesc_reinterpret %[[BASE]] : {{.*}} -> !ttg.memdesc<1x32768xi8, #[[$BYTES]], #smem, mutable>
   // PACKED-NEXT: ttg.memdesc_reinterpret %[[BASE]] : {{.*}} -> !ttg.memdesc<2x64x64xf32, #[[$SHARED]], #smem, mutable>
   // CHECK-NEXT: %[[C:.+]] = ttg.memdesc_reinterpret %[[BASE]] : {{.*}} -> !ttg.memdesc<4x64x64xf32, #[[$SHARED]], #smem, mutable>
   // CHECK-NEXT: ttg.memdesc_index %[[C]][%[[I]]]
@@ -152,7 +150,6 @@ module attributes {"ttg.num-warps" = 4 : i32, "ttg.num-ctas" = 1 : i32, "ttg.thr
   // PACKED-ONLY-BEGIN
   // PACKED-LABEL: tt.func @chain_1d(
   // PACKED-NEXT: %[[BASE:.+]] = ttg.local_alloc {alignment = 16 : i32} : () -> !ttg.memdesc<65536xi8, #[[$BYTES]], #smem, mutable>
-  // PACKED-NEXT: ttg.memdesc_reinterpret %[[BASE]] : {{.*}} -> !ttg.memdesc<32768xi8, #[[$BYTES]], #smem, mutable>
   // PACKED-NEXT: ttg.memdesc_reinterpret %[[BASE]] : {{.*}} -> !ttg.memdesc<2x64x64xf32, #[[$SHARED]], #smem, mutable>
   // PACKED-NEXT: %[[C:.+]] = ttg.memdesc_reinterpret %[[BASE]] : {{.*}} -> !ttg.memdesc<4x64x64xf32, #[[$SHARED]], #smem, mutable>
   // PACKED-NEXT: ttg.memdesc_index %[[C]]

@@ -1,5 +1,5 @@
 // RUN: %tlx-opt %s --tlx-storage-alias-lowering | %FileCheck %s --check-prefixes=CHECK,EXACT
-// RUN: %triton-syntax --blank-packed-only %s | %tlx-opt - --tlx-rewrite-local-alias | %FileCheck %s --check-prefixes=REWRITE,REWRITE-EXACT
+// RUN: %tlx-opt %s --tlx-rewrite-local-alias | %FileCheck %s --check-prefixes=REWRITE,REWRITE-EXACT
 // RUN: %if packed-views %{ %tlx-opt %s --tlx-storage-alias-lowering=exact-views=false | %FileCheck %s --check-prefixes=CHECK,PACKED %}
 // RUN: %if packed-views %{ %tlx-opt %s --tlx-rewrite-local-alias=exact-views=false | %FileCheck %s --check-prefixes=REWRITE,REWRITE-PACKED %}
 //
@@ -13,9 +13,7 @@
 //
 // Exact views (the default; EXACT) span the whole allocation in whole
 // buffers; packed views (exact-views=false, triton 3.7 only; PACKED) end at
-// their last buffer. Between PACKED-ONLY-BEGIN and PACKED-ONLY-END: what only
-// the packed runs see (the exact runs read the file through
-// %triton-syntax --blank-packed-only).
+// their last buffer.
 
 #tmem32 = #ttng.tensor_memory_encoding<blockM = 128, blockN = 32, colStride = 1>
 #tmem64 = #ttng.tensor_memory_encoding<blockM = 128, blockN = 64, colStride = 1>
@@ -59,13 +57,23 @@ module attributes {"ttg.num-warps" = 4 : i32, "ttg.num-ctas" = 1 : i32, "ttg.thr
   }
 
   // tlx-rewrite-local-alias: a 64-column root viewed as 3 x 64 columns
-  // needs a 192 -> 256-column allocation. Exact views widen the root and
-  // the view to 4 buffers.
-  // REWRITE-LABEL: tt.func @legacy_alias_buffered
+  // needs a 192 -> 256-column allocation; exact views widen the view to 4
+  // buffers. The root has no use of its own: no reinterpret to its type.
+  // REWRITE-LABEL: tt.func @legacy_alias(
   // REWRITE-NEXT: %[[T:.+]] = ttng.tmem_alloc : () -> !ttg.memdesc<128x256xf32, #[[$T256]], #ttng.tensor_memory, mutable>
   // REWRITE-EXACT-NEXT: ttg.memdesc_reinterpret %[[T]] : {{.*}} -> !ttg.memdesc<4x128x64xf32, #{{.+}}, #ttng.tensor_memory, mutable>
+  // REWRITE-PACKED-NEXT: ttg.memdesc_reinterpret %[[T]] : {{.*}} -> !ttg.memdesc<3x128x64xf32, #{{.+}}, #ttng.tensor_memory, mutable>
+  // REWRITE-NEXT: tt.return
+  tt.func @legacy_alias() {
+    %a = ttng.tmem_alloc : () -> !ttg.memdesc<128x64xf32, #tmem64, #tm, mutable>
+    %b = tlx.local_alias %a : !ttg.memdesc<128x64xf32, #tmem64, #tm, mutable> -> !ttg.memdesc<3x128x64xf32, #tmem64, #tm, mutable>
+    tt.return
+  }
+
+  // The same with a root with a buffer dimension (1x128x64).
+  // REWRITE-LABEL: tt.func @legacy_alias_buffered(
+  // REWRITE-NEXT: %[[T:.+]] = ttng.tmem_alloc : () -> !ttg.memdesc<128x256xf32, #[[$T256]], #ttng.tensor_memory, mutable>
   // REWRITE-EXACT-NEXT: ttg.memdesc_reinterpret %[[T]] : {{.*}} -> !ttg.memdesc<4x128x64xf32, #{{.+}}, #ttng.tensor_memory, mutable>
-  // REWRITE-PACKED-NEXT: ttg.memdesc_reinterpret %[[T]] : {{.*}} -> !ttg.memdesc<1x128x64xf32, #{{.+}}, #ttng.tensor_memory, mutable>
   // REWRITE-PACKED-NEXT: ttg.memdesc_reinterpret %[[T]] : {{.*}} -> !ttg.memdesc<3x128x64xf32, #{{.+}}, #ttng.tensor_memory, mutable>
   // REWRITE-NEXT: tt.return
   tt.func @legacy_alias_buffered() {
@@ -73,19 +81,4 @@ module attributes {"ttg.num-warps" = 4 : i32, "ttg.num-ctas" = 1 : i32, "ttg.thr
     %b = tlx.local_alias %a : !ttg.memdesc<1x128x64xf32, #tmem64, #tm, mutable> -> !ttg.memdesc<3x128x64xf32, #tmem64, #tm, mutable>
     tt.return
   }
-
-  // The same with a root without a buffer dimension (128x64), packed only:
-  // exact views widen it as if its 128 rows were buffers (to 256x64xf32,
-  // which triton 3.8 rejects: not the allocation's logical size).
-  // PACKED-ONLY-BEGIN
-  // REWRITE-PACKED-LABEL: tt.func @legacy_alias(
-  // REWRITE-PACKED-NEXT: %[[T:.+]] = ttng.tmem_alloc : () -> !ttg.memdesc<128x256xf32, #[[$T256]], #ttng.tensor_memory, mutable>
-  // REWRITE-PACKED-NEXT: ttg.memdesc_reinterpret %[[T]] : {{.*}} -> !ttg.memdesc<128x64xf32, #{{.+}}, #ttng.tensor_memory, mutable>
-  // REWRITE-PACKED-NEXT: ttg.memdesc_reinterpret %[[T]] : {{.*}} -> !ttg.memdesc<3x128x64xf32, #{{.+}}, #ttng.tensor_memory, mutable>
-  tt.func @legacy_alias() {
-    %a = ttng.tmem_alloc : () -> !ttg.memdesc<128x64xf32, #tmem64, #tm, mutable>
-    %b = tlx.local_alias %a : !ttg.memdesc<128x64xf32, #tmem64, #tm, mutable> -> !ttg.memdesc<3x128x64xf32, #tmem64, #tm, mutable>
-    tt.return
-  }
-  // PACKED-ONLY-END
 }
