@@ -1,5 +1,6 @@
 // RUN: %if packed-views %{ %tlx-opt %s --split-input-file --tlx-storage-alias-lowering | %FileCheck %s %}
 // RUN: %if packed-views %{ %tlx-opt %s --split-input-file --tlx-storage-alias-lowering=exact-views=false | %FileCheck %s %}
+// RUN: %if packed-views %{ %tlx-opt %s --split-input-file --tlx-rewrite-local-alias | %FileCheck %s --check-prefix=REWRITE %}
 // RUN: %if packed-views %{ %tlx-opt %s --split-input-file --tlx-rewrite-local-alias=exact-views=false | %FileCheck %s --check-prefix=REWRITE %}
 // RUN: %if !packed-views %{ %tlx-opt %s --split-input-file --verify-diagnostics --tlx-storage-alias-lowering %}
 //
@@ -12,7 +13,8 @@
 // spec holding one keeps packed views, the default lowering and
 // exact-views=false give the same (the CHECK lines); triton 3.8 refuses it
 // (the expected-error lines, checked there only). tlx-rewrite-local-alias
-// with a padded view is checked with packed views (exact-views=false).
+// with a padded view keeps packed views the same way under triton 3.7 (the
+// REWRITE lines, by default and with exact-views=false).
 
 // CHECK-DAG: #[[$P:[a-z0-9_]+]] = #ttg.padded_shared<[32:+4]
 #padded = #ttg.padded_shared<[32:+4] {order = [1, 0], shape = [256, 16]}>
