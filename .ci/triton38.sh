@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # The suite under stock triton 3.8.0 (torch 2.14's triton), through the
-# header-delta layer cpp/abi/triton-3.8.0. Not run by .ci/run yet.
+# header-delta layer cpp/abi/triton-3.8.0, from the checkout (for development:
+# .ci/run installs the wheel next to triton 3.8.0 instead).
 #
 #   .ci/triton38.sh [VENV] [BUILD]     (defaults: /tmp/venv38, /tmp/build38)
 #

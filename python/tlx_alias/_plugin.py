@@ -68,9 +68,11 @@ def check_triton_version(path=None):
     served = abi_family(supported)
     if found not in served:
         what = "no triton is installed" if found is None else f"triton {found} is installed"
+        # A proven triton of another family: a wheel built next to it serves it.
+        remedy = (f"reinstall tlx-alias next to it (pip builds it for the triton it finds) or "
+                  f"pip install triton=={supported}" if found in PROVEN_TRITON else f"pip install triton=={supported}")
         raise TritonVersionError(
-            f"tlx_alias supports only triton {' or '.join(served)} (its plugin ABI), "
-            f"but {what}: pip install triton=={supported}")
+            f"tlx_alias supports only triton {' or '.join(served)} (its plugin ABI), but {what}: {remedy}")
 
 
 def _plugin_loaded(libtriton):

@@ -57,7 +57,8 @@ INSTALLED = run_python("from tlx_alias._triton_version import installed_triton_v
 def _refusal(installed, built_for=None):
     built_for = built_for or BUILT_FOR
     return (f"tlx_alias supports only triton {' or '.join(abi_family(built_for))} (its plugin ABI), "
-            f"but triton {installed} is installed: pip install triton=={built_for}")
+            f"but triton {installed} is installed: reinstall tlx-alias next to it (pip builds it for the triton "
+            f"it finds) or pip install triton=={built_for}")
 
 
 def test_other_triton_version_is_refused_with_one_line(tmp_path):

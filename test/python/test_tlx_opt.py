@@ -178,4 +178,5 @@ def test_other_triton_version_is_one_line(tmp_path):
         proc = subprocess.run(command, capture_output=True, text=True, timeout=300, env=env, input=SPEC)
         assert_one_line_error(proc, f"TritonVersionError: tlx_alias supports only triton "
                                     f"{' or '.join(abi_family(built_for))} (its plugin ABI), but triton {other} is "
-                                    f"installed: pip install triton=={built_for}")
+                                    f"installed: reinstall tlx-alias next to it (pip builds it for the triton it "
+                                    f"finds) or pip install triton=={built_for}")
