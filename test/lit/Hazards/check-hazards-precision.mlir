@@ -1,5 +1,4 @@
-// RUN: %tlx-opt %s --split-input-file --verify-diagnostics --tlx-check-hazards
-// REQUIRES: tensordesc-of-tensor
+// RUN: %triton-syntax %s | %tlx-opt - --split-input-file --verify-diagnostics --tlx-check-hazards
 //
 // tlx-check-hazards precision: row slices of NVMMA-swizzled buffers are their
 // own bytes, and barrier hand-offs are followed through a third partition.
