@@ -1,5 +1,4 @@
-// RUN: %tlx-opt %s --split-input-file --verify-diagnostics --tlx-check-hazards
-// REQUIRES: tensordesc-of-tensor
+// RUN: %triton-syntax %s | %tlx-opt - --split-input-file --verify-diagnostics --tlx-check-hazards
 //
 // tlx-check-hazards, one hazard kind per case, each next to its ordered twin
 // (which must stay silent: --verify-diagnostics fails on any unexpected
