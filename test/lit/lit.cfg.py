@@ -23,19 +23,22 @@ if not os.path.exists(filecheck):
 bin_dir = os.path.dirname(sys.executable)
 
 # What the running triton accepts. Every test runs on triton 3.7 and 3.8 (the
-# same tests pass on both); a RUN line for one side only is wrapped in
-# `%if packed-views %{ ... %}` (3.7) or `%if !packed-views %{ ... %}` (3.8).
+# same tests pass on both, none is unsupported); a RUN line for one side only
+# is wrapped in `%if packed-views %{ ... %}` (3.7) or
+# `%if !packed-views %{ ... %}` (3.8), never a REQUIRES: line.
 #   packed-views         triton verifies packed views (3.7): the lowering
 #                        passes take `exact-views=false` (buffers packed at
-#                        their layouts' alignment, byte slots), and a spec
-#                        holding padded shared layouts is lowered packed under
-#                        the default exact views. Without it (3.8) both are
-#                        errors. Exact views, the default, run on both.
+#                        their layouts' alignment, byte slots), and padded
+#                        shared layouts (in a spec, or the view of a
+#                        tlx.local_alias) are lowered packed under the default
+#                        exact views. Without it (3.8) both are errors. Exact
+#                        views, the default, run on both.
 #   tensordesc-of-tensor TMA descriptors spelled !tt.tensordesc<tensor<...>>
 #                        (3.7); 3.8 spells them !tt.tensordesc<...>. Tests
 #                        keep the 3.7 spelling and read their input through
 #                        %triton-syntax, which rewrites it for the running
-#                        triton; their CHECK lines accept both spellings.
+#                        triton; their CHECK lines accept both spellings
+#                        (the feature is there for `%if`).
 import importlib.metadata
 
 triton_version = tuple(int(p) for p in importlib.metadata.version("triton").split(".")[:2])
@@ -43,7 +46,12 @@ if triton_version < (3, 8):
     config.available_features.update(["packed-views", "tensordesc-of-tensor"])
 
 # `%triton-syntax %s | %tlx-opt - ...`: the test file in the running triton's
-# syntax on stdout, line for line (expected-error line offsets hold).
+# syntax on stdout, line for line (expected-error line offsets hold). With
+# --blank-packed-only (--blank-exact-only) it also empties the lines between
+# `// PACKED-ONLY-BEGIN` and `// PACKED-ONLY-END` (EXACT-ONLY-...): what only
+# a test's packed-views run (exact-views=false) or only its exact-views runs
+# may see, e.g. IR that exact views refuse or a diagnostic that differs.
+# tools/triton_syntax.py says more.
 triton_syntax = os.path.join(os.path.dirname(__file__), "tools", "triton_syntax.py")
 tensordesc_spelling = "tensor" if triton_version < (3, 8) else "bare"
 config.substitutions.append(
