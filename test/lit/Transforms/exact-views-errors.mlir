@@ -48,3 +48,20 @@ module attributes {"ttg.num-warps" = 4 : i32, "ttg.num-ctas" = 1 : i32, "ttg.thr
     tt.return
   }
 }
+
+// -----
+
+#shared = #ttg.swizzled_shared<{vec = 1, perPhase = 1, maxPhase = 1, order = [1, 0]}>
+#smem = #ttg.shared_memory
+module attributes {"ttg.num-warps" = 4 : i32, "ttg.num-ctas" = 1 : i32, "ttg.threads-per-warp" = 32 : i32, ttg.target = "cuda:90"} {
+  // A buffer of 2x2 i1 is 4 bits: a view spanning the storage in such
+  // buffers would not have the storage's logical size (packed views round
+  // it to a byte: sizes.mlir, sub_byte_buffers).
+  tt.func @buffer_of_part_of_a_byte(%i: i32) {
+    %spec = tlx.storage_alias_spec storage = smem : !tlx.storage_alias_spec<smem>
+    // expected-error @below {{cannot place a buffer of 4 bits (2x2xi1) under exact views: a buffer must be whole bytes}}
+    %a = tlx.storage_alias_local_alloc %spec : !tlx.storage_alias_spec<smem> -> !ttg.memdesc<4x2x2xi1, #shared, #smem, mutable>
+    %v = ttg.memdesc_index %a[%i] : !ttg.memdesc<4x2x2xi1, #shared, #smem, mutable> -> !ttg.memdesc<2x2xi1, #shared, #smem, mutable>
+    tt.return
+  }
+}

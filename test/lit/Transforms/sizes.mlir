@@ -143,9 +143,7 @@ module attributes {"ttg.num-warps" = 4 : i32, "ttg.num-ctas" = 1 : i32, "ttg.thr
 
   // Sub-byte buffers round up per buffer: 4 x ceil(2*2*1 / 8) = 4 bytes of
   // i1 and 8 x ceil(1*4 / 8) = 8 bytes of i4 (not 2 and 4). Packed only:
-  // exact views make them 128 x 2x2xi1 and 128 x 1xi4 in 128 bytes, whose
-  // logical size (64 bytes) is not the storage's (triton 3.8 rejects the
-  // reinterpret).
+  // exact views refuse buffers of part of a byte (exact-views-errors.mlir).
   // PACKED-ONLY-BEGIN
   // PACKED-LABEL: tt.func @sub_byte_buffers
   // PACKED-NEXT: ttg.local_alloc {alignment = 128 : i32} : () -> !ttg.memdesc<4xi8, #[[$BYTES]], #smem, mutable>

@@ -93,6 +93,11 @@ LogicalResult rewriteRoot(RootViews &group, bool exactViews) {
   exactViews &= !needsPackedViews(rootInfo);
   for (LocalAliasOp view : group.views)
     exactViews &= !needsPackedViews(*getMemDescInfo(view.getType()));
+  if (exactViews && isShared)
+    for (LocalAliasOp view : group.views)
+      if (failed(checkExactViewLayout(*getMemDescInfo(view.getType()),
+                                      [&] { return view.emitOpError(); })))
+        return failure();
   for (LocalAliasOp view : group.views) {
     MemDescInfo info = *getMemDescInfo(view.getType());
     units = std::max(units, viewUnits(info, isShared));

@@ -36,6 +36,30 @@ static MemDescInfo withShape(MemDescInfo info, ArrayRef<int64_t> shape) {
   return info;
 }
 
+LogicalResult checkExactViewLayout(const MemDescInfo &info,
+                                   function_ref<InFlightDiagnostic()> emitError) {
+  if (info.storageKind() == StorageKind::tmem)
+    return success();
+  if (getBufferUnits(info) != info.bytesPerBuffer())
+    return emitError() << "cannot place a buffer of a padded shared layout ("
+                       << info.encoding
+                       << ") in a storage_alias_spec under triton 3.8, which "
+                          "reinterprets only between views of one padding";
+  // A view spans the storage in whole buffers: a buffer of part of a byte
+  // would make its logical size differ from the storage's.
+  if (int64_t bits = info.elementsPerBuffer() * info.elementBits(); bits % 8)
+  {
+    std::string buffer;
+    llvm::raw_string_ostream os(buffer);
+    for (int64_t dim : ArrayRef(info.shape).drop_front())
+      os << dim << "x";
+    os << info.elementType;
+    return emitError() << "cannot place a buffer of " << bits << " bits (" << buffer
+                       << ") under exact views: a buffer must be whole bytes";
+  }
+  return success();
+}
+
 // Under exact views, why a placement cannot be expressed (or nothing).
 // Tensor-memory placements are checked below, as for every triton.
 static LogicalResult checkExactPlacement(const MemDescInfo &info, int64_t bytes,
@@ -43,11 +67,8 @@ static LogicalResult checkExactPlacement(const MemDescInfo &info, int64_t bytes,
                                          const BufferPlacement &placement,
                                          function_ref<InFlightDiagnostic()> emitError) {
   bool tmem = info.storageKind() == StorageKind::tmem;
-  if (!tmem && getBufferUnits(info) != info.bytesPerBuffer())
-    return emitError() << "cannot place a buffer of a padded shared layout ("
-                       << info.encoding
-                       << ") in a storage_alias_spec under triton 3.8, which "
-                          "reinterprets only between views of one padding";
+  if (failed(checkExactViewLayout(info, emitError)))
+    return failure();
   StringRef unit = tmem ? " columns" : " bytes";
   if ((!tmem && slot != bytes) || storageUnits % bytes)
     return emitError() << "cannot place a buffer of " << bytes << unit << " at offset "

@@ -136,6 +136,11 @@ struct ViewLayout {
   }
 };
 
+/// Why views of `info` cannot be exact (a padded shared layout, a buffer of
+/// part of a byte), or success.
+LogicalResult checkExactViewLayout(const MemDescInfo &info,
+                                   function_ref<InFlightDiagnostic()> emitError);
+
 /// The layout of `originalType` placed at `placement` in a storage of
 /// `storageUnits` (0: no exact views, the view reaches its last buffer);
 /// fails (reporting through emitError) when Triton cannot express it.
