@@ -6,15 +6,18 @@ ttg.async_wait, ttng.warp_group_dot_wait, ttng.async_tma_store_wait made to
 wait for nothing by a huge pendings/num), and tlx-opt --tlx-check-hazards
 runs on the mutant.
 
-What this pins down today (see the README's "Reuse-hazard analysis"):
-- removing an arrive_barrier does not create a race: the waiting side never
-  completes its phase (a hang), so no detection is required for those;
-- removing a wait is a race in these kernels, but only some are reported: the
-  analysis summarizes each access over all its unrolled instances, without
-  barrier phases (a wait on slot s in round r also counts for round r + 1),
-  so removing a wait that an earlier round's wait on the same barrier
-  "covers" goes unseen. KNOWN_DETECTED is the floor that must not regress;
-  the others are listed as misses by the test output (pytest -s)."""
+Each mutant is classified in CLASSES by the op it removes, where it is (its
+partition and kernel source line) and why:
+- race: two accesses to overlapping shared-memory bytes (one writing) can
+  then run unordered (at some problem size: the analysis samples two); the
+  analysis must report it;
+- hang: the waiting side never sees its phase complete (a removed arrive):
+  the kernel stops before any race; no finding is required;
+- benign: another hand-off still orders what the op ordered (the reason
+  says which); no finding is expected, which pins the analysis' precision.
+The test fails on a race without a finding, a benign mutant with one, and a
+mutant it cannot classify (an edited example: classify it)."""
+import collections
 import os
 import re
 import subprocess
@@ -28,11 +31,87 @@ sys.path.insert(0, EXAMPLES)
 SYNC = re.compile(r"^\s*(?:%\S+ = )?(ttng\.wait_barrier|ttng\.arrive_barrier|ttg\.async_wait|"
                   r"ttng\.warp_group_dot_wait|ttng\.async_tma_store_wait)\b")
 
-# Ordinals (in file order) of the sync ops whose removal is reported today.
-KNOWN_DETECTED = {
-    "hopper_persistent_gemm": {0, 3, 7, 10, 11, 12, 13, 17, 20, 21, 22},
-    "hopper_flash_attention": {0, 1, 4, 15, 17, 18, 19, 30, 32, 33},
+RACE, HANG, BENIGN = "race", "hang", "benign"
+ARRIVE_HANGS = "its waiter never sees the phase complete: a hang, not a race"
+
+# (partition, kernel source line without comment, occurrence in that
+# partition) -> (class, reason). "partition*": every consumer partition.
+CLASSES = {
+    "hopper_persistent_gemm": {
+        ("default", "tlx.barrier_wait(tlx.local_view(empty, slot), phase ^ 1)", 0):
+        (RACE, "the TMA loads refill a slot while the consumers' wgmmas of its previous round still read it"),
+        ("default", "tlx.barrier_wait(tlx.local_view(empty, slot), phase ^ 1)", 1):
+        (RACE, "the slot is lent to the C tiles while the slower consumer's wgmma of its previous round "
+         "still reads its B tile: the faster consumer's C store overwrites it"),
+        ("default", "tlx.barrier_arrive(tlx.local_view(full, slot))", 0): (HANG, ARRIVE_HANGS),
+        ("partition*", "tlx.barrier_wait(tlx.local_view(full, slot), phase)", 0):
+        (RACE, "the tile's first wgmma reads the slot while its TMA loads may still write it"),
+        ("partition*", "tlx.barrier_wait(tlx.local_view(full, slot), phase)", 1):
+        (RACE, "the K loop's wgmma reads the slot while its TMA loads may still write it"),
+        ("partition*", "acc = tlx.async_dot_wait(1, acc)", 0):
+        (RACE, "the previous step's wgmma still reads its slot when `empty` releases it to the producer"),
+        ("partition*", "tlx.barrier_arrive(tlx.local_view(empty, previous))", 0): (HANG, ARRIVE_HANGS),
+        ("partition*", "acc = tlx.async_dot_wait(0, acc)", 0):
+        (RACE, "the last wgmma still reads its slot when `empty` releases it (retired a tile later)"),
+        ("partition*", "tlx.barrier_arrive(tlx.local_view(empty, previous))", 1): (HANG, ARRIVE_HANGS),
+        ("partition*", "tlx.barrier_wait(tlx.local_view(full, slot), phase)", 2):
+        (RACE, "the C store writes the lent slot while the other consumer's wgmma of its previous round "
+         "may still read it"),
+        ("partition*", "tlx.async_descriptor_store_wait(0)", 0):
+        (RACE, "the right half overwrites the C rows the left half's TMA store still reads"),
+        ("partition*", "tlx.async_descriptor_store_wait(0)", 1):
+        (RACE, "`empty` releases the slot while the TMA store still reads it: the next loads overwrite it"),
+        ("partition*", "tlx.barrier_arrive(tlx.local_view(empty, slot))", 0): (HANG, ARRIVE_HANGS),
+    },
+    "hopper_flash_attention": {
+        ("default", "tlx.barrier_wait(q_empties[qb], q_phase ^ 1)", 0):
+        (RACE, "the next Q load overwrites consumer 0's Q slot while its O store of two tiles before may still "
+         "use it (ordered by the K/V ring only when a tile has three or more K/V blocks)"),
+        ("default", "tlx.barrier_wait(q_empties[qb], q_phase ^ 1)", 1):
+        (RACE, "the same for consumer 1's Q slot"),
+        ("default", "tlx.barrier_wait(k_empties[slot], phase ^ 1)", 0):
+        (RACE, "the K load refills a slot the consumers' QK^T of its previous round still read"),
+        ("default", "tlx.barrier_wait(v_empties[slot], phase ^ 1)", 0):
+        (RACE, "the V load refills a slot the consumers' PV of its previous round still read"),
+        ("partition*", "tlx.barrier_wait(q_fulls[qb], q_phase)", 0):
+        (RACE, "QK^T reads Q while its TMA load may still write it"),
+        ("partition0", "tlx.barrier_wait(k_fulls[slot], phase)", 0):
+        (BENIGN, "consumer 0 issues QK^T after its sync on named barrier 9, whose generation pairs with "
+         "consumer 1's arrive after consumer 1 waited for the same K block"),
+        ("partition1", "tlx.barrier_wait(k_fulls[slot], phase)", 0):
+        (RACE, "consumer 1's sync on named barrier 10 follows consumer 0's previous block only: QK^T reads K "
+         "while its TMA load may still write it"),
+        ("partition*", "qk = tlx.async_dot_wait(0, qk)", 0):
+        (RACE, "QK^T still reads the K slot when `k_empties` releases it"),
+        ("partition*", "tlx.barrier_arrive(k_empties[slot])", 0): (HANG, ARRIVE_HANGS),
+        ("partition0", "tlx.barrier_wait(k_fulls[slot], phase)", 1):
+        (BENIGN, "as the first block's: named barrier 9 orders it after consumer 1's wait for the same block"),
+        ("partition1", "tlx.barrier_wait(k_fulls[slot], phase)", 1):
+        (RACE, "as the first block's: QK^T reads K while its TMA load may still write it"),
+        ("partition*", "tlx.barrier_wait(v_fulls[v_slot], v_phase)", 0):
+        (RACE, "PV reads V while its TMA load may still write it (the named barriers order only the "
+         "previous block's V)"),
+        ("partition*", "qk = tlx.async_dot_wait(1, qk)", 0):
+        (BENIGN, "for shared memory: QK^T is retired by the wait for PV before `v_empties` is released, and "
+         "the producer waits on that release before it refills the K slot (the QK^T accumulator is read "
+         "before it retires: a register hazard, outside this analysis)"),
+        ("partition*", "tlx.barrier_arrive(k_empties[slot])", 1): (HANG, ARRIVE_HANGS),
+        ("partition*", "acc = tlx.async_dot_wait(0, acc)", 0):
+        (RACE, "PV still reads the V slot when `v_empties` releases it"),
+        ("partition*", "tlx.barrier_arrive(v_empties[v_slot])", 0): (HANG, ARRIVE_HANGS),
+        ("partition*", "tlx.barrier_wait(v_fulls[v_slot], v_phase)", 1):
+        (RACE, "the last PV reads V while its TMA load may still write it"),
+        ("partition*", "acc = tlx.async_dot_wait(0, acc)", 1):
+        (RACE, "the last PV still reads the V slot when `v_empties` releases it"),
+        ("partition*", "tlx.barrier_arrive(v_empties[v_slot])", 1): (HANG, ARRIVE_HANGS),
+        ("partition*", "tlx.async_descriptor_store_wait(0)", 0):
+        (RACE, "`q_empties` releases the Q slot while the O store still reads it: the next Q load overwrites it"),
+        ("partition*", "tlx.barrier_arrive(q_empties[qb])", 0): (HANG, ARRIVE_HANGS),
+    },
 }
+
+_LOC_DEF = re.compile(r"^#(loc\d*) = loc\((.*)\)\s*$")
+_FILE_LOC = re.compile(r'^"([^"]+)":(\d+):\d+$')
 
 
 def _ttgir(example):
@@ -43,11 +122,38 @@ def _ttgir(example):
     return hopper_flash_attention.compile_for_sm90(128).asm["ttgir"]
 
 
+def _source_line(ref, locs, depth=0):
+    """(file, line) of location alias `ref`, through names and call sites."""
+    body = locs.get(ref)
+    if body is None or depth > 64:
+        return None
+    match = _FILE_LOC.match(body)
+    if match:
+        return match.group(1), int(match.group(2))
+    match = re.match(r"^callsite\(#(loc\d*) at #loc\d*\)$", body) or re.match(r'^"[^"]*"\(#(loc\d*)\)$', body)
+    return _source_line(match.group(1), locs, depth + 1) if match else None
+
+
+def _source_text(ref, locs):
+    where = _source_line(ref, locs) if ref else None
+    if not where:
+        return "?"
+    with open(where[0]) as f:
+        return f.read().split("\n")[where[1] - 1].split("#")[0].strip()
+
+
 def mutants(text):
-    """(ordinal, op, line, mutated text) per synchronization op."""
+    """(ordinal, op, line, key, mutated text) per synchronization op; key is
+    (partition, source text, occurrence) as in CLASSES."""
     lines = text.split("\n")
-    ordinal = 0
+    locs = {m.group(1): m.group(2) for m in map(_LOC_DEF.match, lines) if m}
+    seen = collections.Counter()
+    ordinal, task = 0, "main"
     for i, line in enumerate(lines):
+        if re.match(r"^\s*default \{", line):
+            task = "default"
+        elif re.match(r"^\s*partition\d+\(", line):
+            task = re.match(r"^\s*(partition\d+)\(", line).group(1)
         match = SYNC.match(line)
         if not match:
             continue
@@ -58,8 +164,20 @@ def mutants(text):
             new = re.sub(r"num = \d+", "num = 1000", line)
         else:
             new = re.sub(r"pendings = \d+", "pendings = 1000", line)
-        yield ordinal, op, i + 1, "\n".join(lines[:i] + [new] + lines[i + 1:])
+        ref = re.search(r"loc\(#(loc\d*)\)\s*$", line)
+        source = _source_text(ref.group(1) if ref else None, locs)
+        key = (task, source, seen[(task, source)])
+        seen[(task, source)] += 1
+        yield ordinal, op, i + 1, key, "\n".join(lines[:i] + [new] + lines[i + 1:])
         ordinal += 1
+
+
+def classify(example, key):
+    table = CLASSES[example]
+    task, source, occurrence = key
+    if task.startswith("partition") and ("partition*", source, occurrence) in table:
+        return table[("partition*", source, occurrence)]
+    return table.get(key)
 
 
 def findings(text):
@@ -69,20 +187,23 @@ def findings(text):
     return result.stderr.count("warning: tlx-check-hazards")
 
 
-@pytest.mark.parametrize("example", list(KNOWN_DETECTED))
+@pytest.mark.parametrize("example", list(CLASSES))
 def test_sync_removals(example, monkeypatch, tmp_path):
     monkeypatch.setenv("TRITON_CACHE_DIR", str(tmp_path))
     monkeypatch.setenv("TLX_ALIAS_HAZARDS", "off")
     text = _ttgir(example)
     assert findings(text) == 0
-    detected, rows = set(), []
-    for ordinal, op, line, mutant in mutants(text):
+    rows, wrong, counts = [], [], collections.Counter()
+    for ordinal, op, line, key, mutant in mutants(text):
         count = findings(mutant)
-        if count:
-            detected.add(ordinal)
-        rows.append(f"{ordinal:3} line {line:4} {op:28} {count} finding(s)")
-    print(f"\n{example}: {len(detected)} of {len(rows)} removals reported\n" + "\n".join(rows))
-    assert KNOWN_DETECTED[example] <= detected, sorted(KNOWN_DETECTED[example] - detected)
-    # Arrive removals never count as required (a hang, not a race); at least
-    # these waits are seen.
-    assert len(detected) >= len(KNOWN_DETECTED[example])
+        kind, reason = classify(example, key) or ("unclassified", "add it to CLASSES")
+        counts[kind, bool(count)] += 1
+        if kind == "unclassified" or (kind == RACE and not count) or (kind == BENIGN and count):
+            wrong.append(f"{ordinal} {op} {key}: {kind}, {count} finding(s): {reason}")
+        rows.append(f"{ordinal:3} line {line:4} {op:28} {kind:7} {count:3} finding(s)  {key[0]}: {key[1]}")
+    races = counts[RACE, True] + counts[RACE, False]
+    print(f"\n{example}: {counts[RACE, True]} of {races} races reported; "
+          f"{counts[BENIGN, False] + counts[BENIGN, True]} benign, "
+          f"{counts[HANG, False] + counts[HANG, True]} hangs ({counts[HANG, True]} with findings)\n" +
+          "\n".join(rows))
+    assert not wrong, "\n".join(wrong)

@@ -191,9 +191,11 @@ module attributes {"ttg.num-ctas" = 1 : i32, "ttg.num-warps" = 4 : i32, ttg.targ
 // -----
 
 // Warp specialization: the default task TMA-loads slot k % 2 (after waiting
-// on `empty`), the partition waits on `full`, reads the slot and arrives on
-// `empty`: a hand-off both ways. In @no_release the partition never arrives
-// on `empty`, so the next load into the slot races with the read.
+// on `empty` for the previous round's release, phase (k / 2 & 1) ^ 1), the
+// partition waits on `full` (phase k / 2 & 1), reads the slot and arrives on
+// `empty`: a hand-off both ways. In @no_wait the default task never waits on
+// `empty`, so the next load into a slot races with the read of the round
+// before (and with the load before it, which nothing shows complete).
 #nv = #ttg.nvmma_shared<{swizzlingByteWidth = 128, transposed = false, elementBitWidth = 16}>
 #bar = #ttg.swizzled_shared<{vec = 1, perPhase = 1, maxPhase = 1, order = [0]}>
 #blocked = #ttg.blocked<{sizePerThread = [1, 1], threadsPerWarp = [1, 32], warpsPerCTA = [4, 1], order = [1, 0]}>
@@ -216,9 +218,12 @@ module attributes {"ttg.num-ctas" = 1 : i32, "ttg.num-warps" = 4 : i32, ttg.targ
       %true = arith.constant true
       scf.for %k = %c0 to %n step %c1 : i32 {
         %s = arith.remsi %k, %c2 : i32
+        %r = arith.divsi %k, %c2 : i32
+        %p = arith.andi %r, %c1 : i32
+        %q = arith.xori %p, %c1 : i32
         %e = ttg.memdesc_index %empty[%s] : !bars -> !bar
         %f = ttg.memdesc_index %full[%s] : !bars -> !bar
-        ttng.wait_barrier %e, %c0 : !bar
+        ttng.wait_barrier %e, %q : !bar
         ttng.barrier_expect %f, 8192, %true : !bar
         %b = ttg.memdesc_index %ring[%s] : !ring -> !slot
         ttng.async_tma_copy_global_to_local %d[%k, %k] %b, %f, %true : !desc, !bar -> !slot
@@ -231,8 +236,10 @@ module attributes {"ttg.num-ctas" = 1 : i32, "ttg.num-warps" = 4 : i32, ttg.targ
       %c2 = arith.constant 2 : i32
       scf.for %k = %c0 to %nn step %c1 : i32 {
         %s = arith.remsi %k, %c2 : i32
+        %rd = arith.divsi %k, %c2 : i32
+        %p = arith.andi %rd, %c1 : i32
         %f = ttg.memdesc_index %fa[%s] : !bars -> !bar
-        ttng.wait_barrier %f, %c0 : !bar
+        ttng.wait_barrier %f, %p : !bar
         %b = ttg.memdesc_index %r[%s] : !ring -> !slot
         %v = ttg.local_load %b : !slot -> tensor<64x64xf16, #blocked>
         %e = ttg.memdesc_index %ea[%s] : !bars -> !bar
@@ -243,7 +250,7 @@ module attributes {"ttg.num-ctas" = 1 : i32, "ttg.num-warps" = 4 : i32, ttg.targ
     tt.return
   }
 
-  tt.func @no_release(%d: !desc, %n: i32) {
+  tt.func @no_wait(%d: !desc, %n: i32) {
     %ring = ttg.local_alloc : () -> !ring
     %full = ttg.local_alloc : () -> !bars
     %empty = ttg.local_alloc : () -> !bars
@@ -255,12 +262,12 @@ module attributes {"ttg.num-ctas" = 1 : i32, "ttg.num-warps" = 4 : i32, ttg.targ
       %true = arith.constant true
       scf.for %k = %c0 to %n step %c1 : i32 {
         %s = arith.remsi %k, %c2 : i32
-        %e = ttg.memdesc_index %empty[%s] : !bars -> !bar
         %f = ttg.memdesc_index %full[%s] : !bars -> !bar
-        ttng.wait_barrier %e, %c0 : !bar
         ttng.barrier_expect %f, 8192, %true : !bar
         %b = ttg.memdesc_index %ring[%s] : !ring -> !slot
-        // expected-note @+1 {{the TMA load (async_descriptor_load) in the other partition}}
+        // expected-note @+3 {{the TMA load (async_descriptor_load) in the other partition}}
+        // expected-note @+2 {{the TMA load (async_descriptor_load) still in flight}}
+        // expected-warning @+1 {{TMA load (async_descriptor_load) of buffer[0] writes bytes [0, 8192) of allocation at}}
         ttng.async_tma_copy_global_to_local %d[%k, %k] %b, %f, %true : !desc, !bar -> !slot
       }
       ttg.warp_yield
@@ -271,11 +278,15 @@ module attributes {"ttg.num-ctas" = 1 : i32, "ttg.num-warps" = 4 : i32, ttg.targ
       %c2 = arith.constant 2 : i32
       scf.for %k = %c0 to %nn step %c1 : i32 {
         %s = arith.remsi %k, %c2 : i32
+        %rd = arith.divsi %k, %c2 : i32
+        %p = arith.andi %rd, %c1 : i32
         %f = ttg.memdesc_index %fa[%s] : !bars -> !bar
-        ttng.wait_barrier %f, %c0 : !bar
+        ttng.wait_barrier %f, %p : !bar
         %b = ttg.memdesc_index %r[%s] : !ring -> !slot
         // expected-warning @+1 {{local_load of buffer[0] reads bytes [0, 8192) of allocation at}}
         %v = ttg.local_load %b : !slot -> tensor<64x64xf16, #blocked>
+        %e = ttg.memdesc_index %ea[%s] : !bars -> !bar
+        ttng.arrive_barrier %e, 1 : !bar
       }
       ttg.warp_return
     } : (!ring, !bars, !bars, !desc, i32) -> ()

@@ -2,11 +2,13 @@
 // barrier hand-off orders (see Passes.td).
 //
 // Each task (the function body, and each region of a ttg.warp_specialize) is
-// simulated in program order. Loops are unrolled a bounded number of
-// iterations with concrete values for counters whose start and step are
-// constants, so ring-slot indices like `k % STAGES` and `(k + STAGES - 1) %
-// STAGES` become concrete slots; anything not computable is unknown and may
-// overlap every slot of its allocation.
+// simulated in program order. Loops are unrolled with concrete values for
+// counters whose start and step are constants, so ring-slot indices like
+// `k % STAGES` and `(k + STAGES - 1) % STAGES` become concrete slots and wait
+// parities like `(k / STAGES) & 1` concrete phases; anything not computable
+// is unknown and may overlap every slot of its allocation. The tasks of a
+// warp_specialize are then ordered against each other phase by phase
+// (HazardHandOffs.cpp) and their accesses paired (HazardRaces.cpp).
 
 #include "tlx_alias/Dialect/TLX/IR/MemDesc.h"
 #include "tlx_alias/Dialect/TLX/Transforms/HazardModel.h"
@@ -17,15 +19,10 @@
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/Interfaces/FunctionInterfaces.h"
-#include "mlir/Interfaces/LoopLikeInterface.h"
 
 #include "llvm/ADT/DenseSet.h"
-#include "llvm/ADT/MapVector.h"
 
-#include <climits>
 #include <numeric>
-#include <map>
-#include <set>
 
 namespace mlir::triton::tlx {
 
@@ -39,10 +36,16 @@ using namespace hazards;
 constexpr StringLiteral kCommitGroup = "ttg.async_commit_group";
 constexpr StringLiteral kWaitBarrier = "ttng.wait_barrier";
 constexpr StringLiteral kArriveBarrier = "ttng.arrive_barrier";
+constexpr StringLiteral kInitBarrier = "ttng.init_barrier";
+constexpr StringLiteral kBarrierExpect = "ttng.barrier_expect";
 constexpr StringLiteral kTmaStoreWait = "ttng.async_tma_store_wait";
 constexpr StringLiteral kInlineAsm = "tt.elementwise_inline_asm";
-// 64 * 13 - 3: 13 tiles of 64, 7 of 128, 4 of 256 (coprime with ring sizes).
-constexpr int64_t kSampleArgument = 829;
+// Scalar kernel arguments (sizes) take sample values, one run each: 64 * 13
+// - 3 (13 tiles of 64, 7 of 128, 4 of 256: coprime with ring sizes), and
+// 64 * 3 - 1 (3, 2 and 1 tiles: loops too short for a later round to order
+// an earlier one, as at small sizes).
+constexpr int64_t kSampleArguments[] = {829, 191};
+constexpr int64_t kFullTrips = 64;
 
 class Checker {
 public:
@@ -53,16 +56,16 @@ public:
     module.walk([&](Operation *op) {
       if (isa<FunctionOpInterface>(op) && op->getNumRegions() == 1 &&
           !op->getRegion(0).empty()) {
-        // Scalar kernel arguments (sizes) take one sample value, so that
-        // ring counters derived from them (tile * k_tiles % STAGES) are
-        // concrete; program ids and loaded values stay unknown.
-        Task task;
-        task.region = &op->getRegion(0);
-        DenseMap<Value, int64_t> env;
-        for (BlockArgument arg : op->getRegion(0).getArguments())
-          if (arg.getType().isInteger(32) || arg.getType().isInteger(64))
-            env[arg] = kSampleArgument;
-        runTask(task, std::move(env));
+        // Program ids and loaded values stay unknown.
+        for (int64_t sample : kSampleArguments) {
+          Task task;
+          task.region = &op->getRegion(0);
+          DenseMap<Value, int64_t> env;
+          for (BlockArgument arg : op->getRegion(0).getArguments())
+            if (arg.getType().isInteger(32) || arg.getType().isInteger(64))
+              env[arg] = sample;
+          runTask(task, std::move(env));
+        }
       }
     });
   }
@@ -74,13 +77,16 @@ private:
     State state;
     std::vector<TraceEntry> trace;
     llvm::DenseSet<Operation *> waitedAllocs;
+    std::map<Key, int64_t> waited; // the last phase waited for, per barrier
+    int64_t threads = 128;
   };
 
   ModuleOp module;
   int maxIterations;
   Task *task = nullptr;
   int64_t budget = 4000000; // simulated ops, over the whole module
-  std::set<std::pair<Operation *, Operation *>> reported;
+  Reported reported;
+  std::map<Key, int64_t> arrivalCounts; // ttng.init_barrier counts
 
   // --- values -------------------------------------------------------------
 
@@ -103,45 +109,6 @@ private:
     return Key{barrier.alloc, barrier.known() ? barrier.start : kUnknown};
   }
 
-  // --- diagnostics --------------------------------------------------------
-
-  void reportInFlight(const Pending &p, const Access &a) {
-    if (!reported.insert({p.access.op, a.op}).second)
-      return;
-    InFlightDiagnostic diag = a.op->emitWarning();
-    diag << "tlx-check-hazards: " << describeAccess(a) << " of " << a.range.buffer
-         << (a.write ? " writes " : " reads ")
-         << describeBytes(a.range, p.access.range) << " while the "
-         << describeAccess(p.access) << " of " << p.access.range.buffer << " at "
-         << tlx_alias::describeLocation(p.access.op->getLoc())
-         << (p.access.write ? " (writing them)" : " (reading them)")
-         << " may still be in flight; order them with " << describeWait(p)
-         << " before this access";
-    diag.attachNote(p.access.op->getLoc())
-        << "the " << describeAccess(p.access) << " still in flight";
-  }
-
-  void reportAcrossTasks(const Summary &a, const Summary &b, bool oneWay) {
-    if (!reported.insert({a.access.op, b.access.op}).second ||
-        !reported.insert({b.access.op, a.access.op}).second)
-      return;
-    InFlightDiagnostic diag = b.access.op->emitWarning();
-    diag << "tlx-check-hazards: " << describeAccess(b.access) << " of "
-         << b.access.range.buffer << (b.access.write ? " writes " : " reads ")
-         << describeBytes(b.access.range, a.access.range) << " which the "
-         << describeAccess(a.access) << " of " << a.access.range.buffer
-         << " in another warp_specialize partition at "
-         << tlx_alias::describeLocation(a.access.op->getLoc())
-         << (a.access.write ? " writes" : " reads") << ", with no "
-         << (oneWay ? "barrier hand-off back (both repeat in loops)"
-                    : "barrier hand-off between them")
-         << "; order them with an mbarrier (barrier_arrive after the first "
-            "access completes, barrier_wait before the second) or a named "
-            "barrier, in both directions when both repeat";
-    diag.attachNote(a.access.op->getLoc())
-        << "the " << describeAccess(a.access) << " in the other partition";
-  }
-
   // --- simulation ---------------------------------------------------------
 
   void access(const Access &a, State &state) {
@@ -149,7 +116,7 @@ private:
       if (!p.access.write && !a.write)
         continue;
       if (overlaps(p.access.range, a.range))
-        reportInFlight(p, a);
+        reportInFlight(p, a, reported);
     }
     TraceEntry entry{TraceEntry::AccessEntry, a, Key{}, SIZE_MAX, std::nullopt};
     if (a.async == Async::None)
@@ -176,125 +143,210 @@ private:
     state.pending = std::move(left);
   }
 
-  void mark(TraceEntry::Kind kind, Key key) {
-    task->trace.push_back(TraceEntry{kind, Access(), key, SIZE_MAX, std::nullopt});
+  TraceEntry &mark(TraceEntry::Kind kind, Key key) {
+    task->trace.push_back(TraceEntry{kind, Access(), key});
+    return task->trace.back();
+  }
+
+  /// The phase a wait on `key` waits for. A task waits for a barrier's
+  /// phases in order: parity p after phase c is c again or c + 1. A parity
+  /// taken from a round counter (`(k / STAGES) & 1`) names its phase even
+  /// when the task skipped a round.
+  int64_t waitedPhase(const Key &key, Value parity) {
+    std::optional<int64_t> p = eval(parity);
+    auto round = phaseRound(parity, task->env);
+    auto [it, first] = task->waited.try_emplace(key, -1);
+    int64_t last = it->second, phase;
+    if (round && (first || round->second >= last))
+      phase = round->second;
+    else if (first)
+      phase = p && (*p & 1) ? -1 : 0; // a fresh barrier: phase -1 is complete
+    else if (!p)
+      phase = last + 1;
+    else
+      phase = (last & 1) == (*p & 1) ? last : last + 1;
+    it->second = phase;
+    return phase;
+  }
+
+  /// False when `pred` is a constant false (the op does nothing).
+  bool enabled(Operation *op, unsigned predOperand) {
+    if (op->getNumOperands() <= predOperand)
+      return true;
+    std::optional<int64_t> pred = eval(op->getOperand(predOperand));
+    return !pred || *pred;
+  }
+
+  std::optional<Access> memAccess(Operation *op, Value v, bool write, Async async,
+                                  State &state) {
+    std::optional<Range> range = resolve(v);
+    if (!range)
+      return std::nullopt;
+    Access a{op, *range, write, async};
+    access(a, state);
+    return a;
   }
 
   void runOp(Operation *op, State &state) {
     if (--budget < 0)
       return;
+    if (runMemoryOp(op, state) || runCompletionOp(op, state) || runBarrierOp(op, state))
+      return;
+    if (auto forOp = dyn_cast<scf::ForOp>(op))
+      runFor(forOp, state);
+    else if (auto whileOp = dyn_cast<scf::WhileOp>(op))
+      runWhile(whileOp, state);
+    else if (auto ifOp = dyn_cast<scf::IfOp>(op))
+      runIf(ifOp, state);
+    else if (isOpNamed(op, ttg_names::kWarpSpecialize))
+      runWarpSpecialize(op);
+  }
+
+  /// Accesses to shared memory, synchronous or not.
+  bool runMemoryOp(Operation *op, State &state) {
     StringRef name = op->getName().getStringRef();
-    auto memAccess = [&](Value v, bool write, Async async) -> std::optional<Access> {
-      std::optional<Range> range = resolve(v);
-      if (!range)
-        return std::nullopt;
-      Access a{op, *range, write, async};
-      access(a, state);
-      return a;
-    };
     if (name == ttg_names::kLocalLoad && op->getNumOperands() >= 1) {
-      memAccess(op->getOperand(0), false, Async::None);
+      memAccess(op, op->getOperand(0), false, Async::None, state);
     } else if (name == ttg_names::kLocalStore && op->getNumOperands() >= 2) {
-      memAccess(op->getOperand(1), true, Async::None);
+      memAccess(op, op->getOperand(1), true, Async::None, state);
     } else if (name == ttg_names::kAsyncCopy && op->getNumOperands() >= 2) {
-      if (auto a = memAccess(op->getOperand(1), true, Async::CpAsync))
+      if (auto a = memAccess(op, op->getOperand(1), true, Async::CpAsync, state))
         addPending(*a, state, -1);
-    } else if (name == kCommitGroup) {
-      for (Pending &p : state.pending)
-        if (p.access.async == Async::CpAsync && p.order < 0)
-          p.order = state.committedGroups;
-      ++state.committedGroups;
-    } else if (name == ttg_names::kAsyncWait) {
-      int64_t keep = intAttr(op, "num", 0);
-      int64_t limit = state.committedGroups - keep;
-      complete(state, [&](const Pending &p) {
-        return p.access.async == Async::CpAsync && p.order >= 0 && p.order < limit;
-      });
     } else if (name == ttg_names::kTmaLoad) {
-      // Operands: descriptor, coordinates, barrier, result, predicate; the
-      // barrier is the one-element i64 memdesc.
-      Value barrierValue, result;
-      for (Value operand : op->getOperands()) {
-        std::optional<MemDescInfo> info = getMemDescInfo(operand.getType());
-        if (!info)
-          continue;
-        bool isBarrier = info->shape == SmallVector<int64_t>{1} &&
-                         info->elementType && info->elementType.isInteger(64);
-        (isBarrier && !barrierValue ? barrierValue : result) = operand;
-      }
-      if (barrierValue && result) {
-        std::optional<Range> barrier = resolve(barrierValue);
-        if (auto a = memAccess(result, true, Async::TmaLoad)) {
-          TraceEntry &entry = task->trace.back();
-          if (barrier)
-            entry.ownRelease = keyOf(*barrier);
-          // A load whose barrier this task never waits on is handed to
-          // another task: ordered across tasks, not here.
-          if (barrier && task->waitedAllocs.contains(barrier->alloc))
-            addPending(*a, state, 0, *barrier);
-        }
-      }
+      runTmaLoad(op, state);
     } else if (name == ttg_names::kTmaStore) {
       for (Value operand : op->getOperands())
         if (isMemDesc(operand.getType())) {
-          if (auto a = memAccess(operand, false, Async::TmaStore))
+          if (auto a = memAccess(op, operand, false, Async::TmaStore, state))
             addPending(*a, state, ++state.tmaStores);
           break;
         }
-    } else if (name == kTmaStoreWait) {
-      int64_t limit = state.tmaStores - intAttr(op, "pendings", 0);
-      complete(state, [&](const Pending &p) {
-        return p.access.async == Async::TmaStore && p.order <= limit;
-      });
     } else if (name == ttg_names::kWarpGroupDot) {
       bool isAsync = false;
       if (auto attr = dyn_cast_or_null<BoolAttr>(op->getAttr("isAsync")))
         isAsync = attr.getValue();
       int64_t order = isAsync ? ++state.wgmmas : 0;
       for (unsigned i = 0; i < 2 && i < op->getNumOperands(); ++i)
-        if (auto a = memAccess(op->getOperand(i), false,
-                               isAsync ? Async::Wgmma : Async::None))
+        if (auto a = memAccess(op, op->getOperand(i), false,
+                               isAsync ? Async::Wgmma : Async::None, state))
           if (isAsync)
             addPending(*a, state, order);
+    } else {
+      return false;
+    }
+    return true;
+  }
+
+  void runTmaLoad(Operation *op, State &state) {
+    // Operands: descriptor, coordinates, barrier, result, predicate; the
+    // barrier is the one-element i64 memdesc.
+    Value barrierValue, result;
+    for (Value operand : op->getOperands()) {
+      std::optional<MemDescInfo> info = getMemDescInfo(operand.getType());
+      if (!info)
+        continue;
+      bool isBarrier = info->shape == SmallVector<int64_t>{1} && info->elementType &&
+                       info->elementType.isInteger(64);
+      (isBarrier && !barrierValue ? barrierValue : result) = operand;
+    }
+    if (!barrierValue || !result)
+      return;
+    std::optional<Range> barrier = resolve(barrierValue);
+    std::optional<Access> a = memAccess(op, result, true, Async::TmaLoad, state);
+    if (!a)
+      return;
+    TraceEntry &entry = task->trace.back();
+    entry.bytes = bytesOf(result.getType()); // what completes its barrier's phase
+    if (barrier)
+      entry.ownRelease = keyOf(*barrier);
+    // A load whose barrier this task never waits on is handed to another
+    // task: ordered through barrier phases, not here.
+    if (barrier && task->waitedAllocs.contains(barrier->alloc)) {
+      entry.pendingInTask = true;
+      addPending(*a, state, 0, *barrier);
+    }
+  }
+
+  /// Waits that complete a task's own asynchronous accesses by count.
+  bool runCompletionOp(Operation *op, State &state) {
+    StringRef name = op->getName().getStringRef();
+    if (name == kCommitGroup) {
+      for (Pending &p : state.pending)
+        if (p.access.async == Async::CpAsync && p.order < 0)
+          p.order = state.committedGroups;
+      ++state.committedGroups;
+    } else if (name == ttg_names::kAsyncWait) {
+      // Leaves the `num` most recent commit groups in flight.
+      int64_t limit = state.committedGroups - intAttr(op, "num", 0);
+      complete(state, [&](const Pending &p) {
+        return p.access.async == Async::CpAsync && p.order >= 0 && p.order < limit;
+      });
+    } else if (name == kTmaStoreWait) {
+      int64_t limit = state.tmaStores - intAttr(op, "pendings", 0);
+      complete(state, [&](const Pending &p) {
+        return p.access.async == Async::TmaStore && p.order <= limit;
+      });
     } else if (name == ttg_names::kWarpGroupDotWait) {
       int64_t limit = state.wgmmas - intAttr(op, "pendings", 0);
       complete(state, [&](const Pending &p) {
         return p.access.async == Async::Wgmma && p.order <= limit;
       });
-    } else if (name == kWaitBarrier && op->getNumOperands() >= 1) {
-      if (std::optional<Range> bar = resolve(op->getOperand(0))) {
-        complete(state, [&](const Pending &p) {
-          return p.access.async == Async::TmaLoad && p.barrier.alloc == bar->alloc &&
-                 (!p.barrier.known() || !bar->known() || p.barrier.start == bar->start);
-        });
-        mark(TraceEntry::Acquire, keyOf(*bar));
-      }
-    } else if (name == kArriveBarrier && op->getNumOperands() >= 1) {
-      if (std::optional<Range> bar = resolve(op->getOperand(0)))
-        mark(TraceEntry::Release, keyOf(*bar));
-    } else if (name == kInlineAsm) {
-      auto text = dyn_cast_or_null<StringAttr>(op->getAttr("asm_string"));
-      if (text && op->getNumOperands() >= 1) {
-        bool sync = text.getValue().starts_with("bar.sync");
-        bool arrive = text.getValue().starts_with("bar.arrive");
-        if (sync || arrive) {
-          std::optional<int64_t> id = eval(op->getOperand(0));
-          // A named barrier id that is not a constant matches no other id.
-          Key key{nullptr, id ? *id : -2 - (int64_t)(uintptr_t)op % 1000000};
-          mark(TraceEntry::Release, key);
-          if (sync)
-            mark(TraceEntry::Acquire, key);
-        }
-      }
-    } else if (auto forOp = dyn_cast<scf::ForOp>(op)) {
-      runFor(forOp, state);
-    } else if (auto whileOp = dyn_cast<scf::WhileOp>(op)) {
-      runWhile(whileOp, state);
-    } else if (auto ifOp = dyn_cast<scf::IfOp>(op)) {
-      runIf(ifOp, state);
-    } else if (isOpNamed(op, ttg_names::kWarpSpecialize)) {
-      runWarpSpecialize(op);
+    } else {
+      return false;
     }
+    return true;
+  }
+
+  /// mbarrier and named-barrier ops: trace events for the cross-task order.
+  bool runBarrierOp(Operation *op, State &state) {
+    StringRef name = op->getName().getStringRef();
+    std::optional<Range> bar;
+    if (name != kInlineAsm && op->getNumOperands() >= 1)
+      bar = resolve(op->getOperand(0));
+    if (name == kWaitBarrier) {
+      if (!bar)
+        return true;
+      complete(state, [&](const Pending &p) {
+        return p.access.async == Async::TmaLoad && p.barrier.alloc == bar->alloc &&
+               (!p.barrier.known() || !bar->known() || p.barrier.start == bar->start);
+      });
+      Key key = keyOf(*bar);
+      int64_t phase = op->getNumOperands() >= 2 ? waitedPhase(key, op->getOperand(1)) : 0;
+      mark(TraceEntry::Acquire, key).phase = phase;
+    } else if (name == kArriveBarrier) {
+      if (bar && enabled(op, 1))
+        mark(TraceEntry::Release, keyOf(*bar)).count = intAttr(op, "count", 1);
+    } else if (name == kBarrierExpect) {
+      // mbarrier.arrive.expect_tx: one arrival, and the bytes to wait for.
+      if (bar && enabled(op, 1))
+        mark(TraceEntry::Release, keyOf(*bar)).bytes = intAttr(op, "size", 0);
+    } else if (name == kInitBarrier) {
+      if (bar)
+        arrivalCounts[keyOf(*bar)] = intAttr(op, "count", 1);
+    } else if (name == kInlineAsm) {
+      runNamedBarrier(op);
+    } else {
+      return false;
+    }
+    return true;
+  }
+
+  /// `bar.sync id, threads` / `bar.arrive id, threads` as inline asm.
+  void runNamedBarrier(Operation *op) {
+    auto text = dyn_cast_or_null<StringAttr>(op->getAttr("asm_string"));
+    if (!text || op->getNumOperands() < 1)
+      return;
+    bool sync = text.getValue().starts_with("bar.sync");
+    if (!sync && !text.getValue().starts_with("bar.arrive"))
+      return;
+    std::optional<int64_t> id = eval(op->getOperand(0));
+    // A named barrier id that is not a constant matches no other id.
+    Key key{nullptr, id ? *id : -2 - (int64_t)(uintptr_t)op % 1000000};
+    std::optional<int64_t> threads =
+        op->getNumOperands() >= 2 ? eval(op->getOperand(1)) : std::nullopt;
+    mark(TraceEntry::Release, key).count = threads ? *threads : kUnknown;
+    if (sync) // waits for the generation its own arrival joined
+      mark(TraceEntry::Acquire, key);
   }
 
   void runBlock(Block &block, State &state) {
@@ -318,15 +370,29 @@ private:
 
   int64_t iterations() const { return budget < 0 ? 1 : maxIterations; }
 
+  /// A known trip count runs in full (up to kFullTrips): barrier phases pair
+  /// round by round, so a consumer that peels its first round (1 + 12) must
+  /// meet its producer's 13. An unknown upper bound is taken as n steps from
+  /// zero, the same for every loop of that step, for the same reason.
+  int64_t iterations(std::optional<int64_t> lb, std::optional<int64_t> ub,
+                     std::optional<int64_t> step) const {
+    int64_t n = iterations();
+    if (budget < 0 || !lb || !step || *step <= 0)
+      return n;
+    if (ub)
+      return std::min<int64_t>(*ub > *lb ? (*ub - *lb + *step - 1) / *step : 0,
+                               std::max<int64_t>(n, kFullTrips));
+    if (*lb < 0 || *lb >= n * *step)
+      return n;
+    return (n * *step - *lb + *step - 1) / *step;
+  }
+
   void runFor(scf::ForOp forOp, State &state) {
     std::optional<int64_t> lb = eval(forOp.getLowerBound());
     std::optional<int64_t> ub = eval(forOp.getUpperBound());
     std::optional<int64_t> step = eval(forOp.getStep());
-    std::optional<int64_t> trip;
-    if (lb && ub && step && *step > 0)
-      trip = *ub > *lb ? (*ub - *lb + *step - 1) / *step : 0;
-    int64_t n = trip ? std::min<int64_t>(*trip, iterations()) : iterations();
-    bool exact = trip && *trip <= n;
+    int64_t n = iterations(lb, ub, step);
+    bool exact = lb && ub && step && *step > 0 && *lb + n * *step >= *ub;
     Block &body = *forOp.getBody();
     SmallVector<std::optional<int64_t>> values;
     for (Value init : forOp.getInitArgs())
@@ -447,8 +513,6 @@ private:
     });
   }
 
-  void runTask(Task &t) { runTask(t, DenseMap<Value, int64_t>()); }
-
   void runTask(Task &t, DenseMap<Value, int64_t> env) {
     Task *saved = task;
     t.env = std::move(env);
@@ -459,100 +523,43 @@ private:
     task = saved;
   }
 
-  std::vector<Summary> summarize(Task &t) {
-    std::map<std::tuple<Operation *, Operation *, int64_t>, Summary> byAccess;
-    std::set<Key> acquired;
-    std::vector<std::pair<size_t, Key>> releases;
-    for (auto [i, entry] : llvm::enumerate(t.trace))
-      if (entry.kind == TraceEntry::Release)
-        releases.push_back({i, entry.key});
-    for (auto [i, entry] : llvm::enumerate(t.trace)) {
-      if (entry.kind == TraceEntry::Acquire) {
-        acquired.insert(entry.key);
-        continue;
-      }
-      if (entry.kind != TraceEntry::AccessEntry)
-        continue;
-      std::set<Key> released;
-      if (entry.access.async == Async::TmaLoad) {
-        if (entry.ownRelease)
-          released.insert(*entry.ownRelease);
-      } else {
-        for (auto &[at, key] : releases)
-          if (at >= entry.completeAt && entry.completeAt != SIZE_MAX)
-            released.insert(key);
-      }
-      auto mapKey = std::make_tuple(entry.access.op, entry.access.range.alloc,
-                                    entry.access.range.start);
-      auto it = byAccess.find(mapKey);
-      if (it == byAccess.end()) {
-        Summary s;
-        s.access = entry.access;
-        s.acquired = acquired;
-        s.released = std::move(released);
-        s.inLoop = entry.access.op->getParentOfType<LoopLikeOpInterface>() &&
-                   t.region->isAncestor(
-                       entry.access.op->getParentOfType<LoopLikeOpInterface>()
-                           ->getParentRegion());
-        byAccess.emplace(mapKey, std::move(s));
-        continue;
-      }
-      Summary &s = it->second;
-      std::set<Key> a, r;
-      std::set_intersection(s.acquired.begin(), s.acquired.end(), acquired.begin(),
-                            acquired.end(), std::inserter(a, a.begin()));
-      std::set_intersection(s.released.begin(), s.released.end(), released.begin(),
-                            released.end(), std::inserter(r, r.begin()));
-      s.acquired = std::move(a);
-      s.released = std::move(r);
-    }
-    std::vector<Summary> result;
-    for (auto &[k, s] : byAccess)
-      result.push_back(std::move(s));
-    return result;
-  }
-
   void runWarpSpecialize(Operation *ws) {
     std::vector<std::unique_ptr<Task>> tasks;
-    auto addTask = [&](Region &region, DenseMap<Value, int64_t> env) {
+    auto addTask = [&](Region &region, DenseMap<Value, int64_t> env, int64_t warps) {
       if (region.empty())
         return;
       auto t = std::make_unique<Task>();
       t->region = &region;
+      t->threads = warps * intAttr(module, "ttg.threads-per-warp", 32);
       runTask(*t, std::move(env));
       tasks.push_back(std::move(t));
     };
-    addTask(ws->getRegion(0), task->env);
+    addTask(ws->getRegion(0), task->env, intAttr(module, "ttg.num-warps", 4));
+    auto warps = dyn_cast_or_null<DenseI32ArrayAttr>(ws->getAttr("partitionNumWarps"));
     if (ws->getNumRegions() > 1 && !ws->getRegion(1).empty())
       for (Operation &holder : ws->getRegion(1).front())
         if (isOpNamed(&holder, ttg_names::kWarpSpecializePartitions))
-          for (Region &region : holder.getRegions()) {
+          for (auto [p, region] : llvm::enumerate(holder.getRegions())) {
             DenseMap<Value, int64_t> env;
             for (auto [k, arg] : llvm::enumerate(region.getArguments()))
               if (k < holder.getNumOperands())
                 if (std::optional<int64_t> value = eval(holder.getOperand(k)))
                   env[arg] = *value;
-            addTask(region, std::move(env));
+            int64_t w = warps && p < size_t(warps.size()) ? warps[p] : 4;
+            addTask(region, std::move(env), w);
           }
-    std::vector<std::vector<Summary>> summaries;
-    HandOffs handOffs;
-    for (auto &t : tasks) {
-      summaries.push_back(summarize(*t));
-      collectHandOffEdges(t->trace, handOffs.edges);
+    std::vector<TaskTrace> traces;
+    for (auto &t : tasks)
+      traces.push_back({&t->trace, t->threads});
+    TaskOrder order = orderTasks(traces, arrivalCounts);
+    for (const Race &race : findRaces(traces, order)) {
+      const Access &a = tasks[race.taskA]->trace[race.entryA].access;
+      const Access &b = tasks[race.taskB]->trace[race.entryB].access;
+      if (race.taskA == race.taskB)
+        reportUnwaitedLoad(a, b, reported);
+      else
+        reportAcrossTasks(a, b, reported);
     }
-    for (size_t i = 0; i < summaries.size(); ++i)
-      for (size_t j = i + 1; j < summaries.size(); ++j)
-        for (const Summary &a : summaries[i])
-          for (const Summary &b : summaries[j]) {
-            if (!(a.access.write || b.access.write) ||
-                !overlaps(a.access.range, b.access.range))
-              continue;
-            bool ab = ordered(a, b, handOffs), ba = ordered(b, a, handOffs);
-            if (!ab && !ba)
-              reportAcrossTasks(a, b, false);
-            else if (a.inLoop && b.inLoop && !(ab && ba))
-              reportAcrossTasks(a, b, true);
-          }
   }
 };
 

@@ -1,72 +1,292 @@
-// Barrier hand-offs across warp-specialize partitions, for tlx-check-hazards.
+// Barrier hand-offs across warp-specialize partitions, phase by phase, for
+// tlx-check-hazards.
 //
-// Happens-before across tasks: an access that completes before its task
-// releases K1 is ordered before an access that its task performs after
-// acquiring Kn, if K1 = Kn (the direct hand-off) or a chain of tasks
-// passes it on: a task that acquires Ki and then, in program order,
-// releases Ki+1 (e.g. a producer that waits until both consumers released
-// a ring slot, then lends it to one of them by arriving on its `full`).
+// The tasks' traces run against each other as the hardware would: an
+// mbarrier completes a phase when its arrivals (the init count) are in and
+// the transaction bytes it expects have landed; a wait blocks until the
+// phase it waits for completes and then knows what every arrival of that
+// phase knew (and a TMA load of that phase has completed). A named barrier
+// completes a generation when its thread count has arrived; a sync knows
+// what that generation's arrivals knew. Knowledge is a vector clock over the
+// tasks plus, per barrier, the last phase known complete, so a wait on slot
+// s in round r orders round r's accesses only, not round r + 1's.
 
 #include "tlx_alias/Dialect/TLX/Transforms/HazardModel.h"
 
 namespace mlir::triton::tlx::hazards {
 
-/// Edges `acquired -> released` of one task's trace: a release follows the
-/// acquires made since this task's previous release of the same barrier
-/// (a release passes on only what was acquired for it; this is what tells
-/// a lent slot's wait apart from the same slot's wait a round earlier).
-/// A TMA load releases its barrier when it completes, after its issue.
-void collectHandOffEdges(const std::vector<TraceEntry> &trace, HandOffEdges &edges) {
-  std::vector<std::pair<size_t, Key>> acquires;
-  std::map<Key, size_t> acquiresAtLastRelease;
-  for (const TraceEntry &entry : trace) {
-    if (entry.kind == TraceEntry::Acquire) {
-      acquires.push_back({acquires.size(), entry.key});
-      continue;
+namespace {
+
+void join(Knowledge &into, const Knowledge &other) {
+  for (size_t k = 0; k < into.size(); ++k)
+    into[k] = std::max(into[k], other[k]);
+}
+
+/// An mbarrier, or a named barrier (count in threads, no bytes).
+struct Barrier {
+  int64_t count = 1;
+  int64_t arrived = 0, tx = 0;
+  Knowledge pending;           // this phase's arrivals, joined
+  std::vector<Knowledge> done; // what each completed phase makes known
+};
+
+class Scheduler {
+public:
+  Scheduler(const std::vector<TaskTrace> &tasks, const std::map<Key, int64_t> &arrivals,
+            TaskOrder &order)
+      : tasks(tasks), order(order) {
+    for (const TaskTrace &t : tasks)
+      for (const TraceEntry &e : *t.trace) {
+        std::optional<Key> key = e.kind == TraceEntry::AccessEntry ? e.ownRelease
+                                                                   : std::optional<Key>(e.key);
+        if (key && key->base && key->index != kUnknown && !order.keySlots.count(*key))
+          order.keySlots.emplace(*key, tasks.size() + order.keySlots.size());
+      }
+    blank.assign(tasks.size() + order.keySlots.size(), -1);
+    countArrivals(arrivals);
+    current.assign(tasks.size(), blank);
+    pc.assign(tasks.size(), 0);
+    snapshot.assign(tasks.size(), -1);
+    joinedGeneration.resize(tasks.size());
+    for (const TaskTrace &t : tasks) {
+      order.inStep.push_back(t.trace->size());
+      order.snapshotAt.emplace_back(t.trace->size(), UINT32_MAX);
+      order.loadPhase.emplace_back(t.trace->size(), kUnknown);
     }
-    std::optional<Key> released;
-    if (entry.kind == TraceEntry::Release)
-      released = entry.key;
-    else if (entry.access.async == Async::TmaLoad && entry.ownRelease)
-      released = entry.ownRelease;
-    if (!released)
-      continue;
-    size_t since = 0;
-    if (auto it = acquiresAtLastRelease.find(*released); it != acquiresAtLastRelease.end())
-      since = it->second;
-    for (size_t k = since; k < acquires.size(); ++k)
-      edges.insert({acquires[k].second, *released});
-    acquiresAtLastRelease[*released] = acquires.size();
   }
-}
 
-/// The barriers a release of `key` is passed on to (itself included).
-static std::vector<Key> handOffClosure(const Key &key, const HandOffEdges &edges) {
-  std::vector<Key> reached{key};
-  std::set<Key> seen{key};
-  for (size_t next = 0; next < reached.size(); ++next) {
-    Key from = reached[next];
-    for (const auto &[source, target] : edges)
-      if (from.matches(source) && seen.insert(target).second)
-        reached.push_back(target);
+  void run() {
+    while (true) {
+      bool progress = false, finished = true;
+      for (size_t t = 0; t < tasks.size(); ++t) {
+        while (pc[t] < tasks[t].trace->size() && step(t)) {
+          ++pc[t];
+          progress = true;
+        }
+        finished &= pc[t] == tasks[t].trace->size();
+      }
+      if (finished)
+        return;
+      if (!progress)
+        breakDeadlock();
+    }
   }
-  return reached;
+
+private:
+  const std::vector<TaskTrace> &tasks;
+  TaskOrder &order;
+  Knowledge blank;
+  std::map<Key, Barrier> barriers; // mbarriers (known slot) and named ones
+  std::vector<Knowledge> current;
+  std::vector<size_t> pc;
+  std::vector<int64_t> snapshot; // current's index in order.snapshots, -1: stale
+  std::vector<std::map<Key, size_t>> joinedGeneration; // named barriers
+
+  static bool isNamed(const Key &key) { return key.base == nullptr; }
+
+  Barrier &barrierFor(const Key &key) {
+    auto [it, fresh] = barriers.try_emplace(key);
+    if (fresh)
+      it->second.pending = blank;
+    return it->second;
+  }
+
+  /// Arrivals per phase: the init count, else one per task that arrives
+  /// (threads for named barriers: the barrier's count, else every user's).
+  void countArrivals(const std::map<Key, int64_t> &arrivals) {
+    std::map<Key, std::set<size_t>> users;
+    std::map<Key, int64_t> threads;
+    for (auto [t, task] : llvm::enumerate(tasks))
+      for (const TraceEntry &e : *task.trace)
+        if (e.kind == TraceEntry::Release) {
+          users[e.key].insert(t);
+          if (isNamed(e.key) && e.count > 0)
+            threads[e.key] = e.count;
+        }
+    for (auto &[key, slot] : order.keySlots)
+      barrierFor(key); // TMA loads' barriers, even if nobody arrives
+    for (auto &[key, who] : users) {
+      Barrier &b = barrierFor(key);
+      if (isNamed(key)) {
+        b.count = 0;
+        if (threads.count(key))
+          b.count = threads[key];
+        else
+          for (size_t t : who)
+            b.count += tasks[t].threads;
+      } else {
+        auto it = arrivals.find(key);
+        b.count = it != arrivals.end() ? std::max<int64_t>(it->second, 1) : int64_t(who.size());
+      }
+    }
+  }
+
+  Knowledge knownBy(size_t t, size_t at) const {
+    Knowledge k = current[t];
+    k[t] = std::max<int64_t>(k[t], at);
+    return k;
+  }
+
+  void learn(size_t t, const Knowledge &k) {
+    join(current[t], k);
+    snapshot[t] = -1;
+  }
+
+  void completePhase(const Key &key, Barrier &b) {
+    Knowledge k = b.done.empty() ? blank : b.done.back();
+    join(k, b.pending);
+    if (auto it = order.keySlots.find(key); it != order.keySlots.end())
+      k[it->second] = b.done.size();
+    b.done.push_back(std::move(k));
+    b.pending = blank;
+    b.arrived = std::max<int64_t>(b.arrived - b.count, 0);
+    b.tx = 0;
+  }
+
+  void maybeComplete(const Key &key, Barrier &b) {
+    if (b.arrived >= b.count && b.tx <= 0)
+      completePhase(key, b);
+  }
+
+  bool step(size_t t) {
+    size_t i = pc[t];
+    const TraceEntry &e = (*tasks[t].trace)[i];
+    switch (e.kind) {
+    case TraceEntry::AccessEntry:
+      access(t, i, e);
+      return true;
+    case TraceEntry::Release:
+      release(t, i, e);
+      return true;
+    case TraceEntry::Acquire:
+      return acquire(t, e);
+    }
+    return true;
+  }
+
+  void access(size_t t, size_t i, const TraceEntry &e) {
+    if (snapshot[t] < 0) {
+      snapshot[t] = order.snapshots.size();
+      order.snapshots.push_back(current[t]);
+    }
+    order.snapshotAt[t][i] = snapshot[t];
+    if (e.access.async != Async::TmaLoad || !e.ownRelease)
+      return;
+    auto it = barriers.find(*e.ownRelease);
+    if (it == barriers.end())
+      return; // an unknown slot
+    // The load belongs to the phase in progress and lands before it
+    // completes; what its task knew at the issue is known then too.
+    Barrier &b = it->second;
+    order.loadPhase[t][i] = b.done.size();
+    join(b.pending, knownBy(t, i));
+    b.tx -= e.bytes;
+    maybeComplete(it->first, b);
+  }
+
+  void release(size_t t, size_t i, const TraceEntry &e) {
+    auto it = barriers.find(e.key);
+    if (it == barriers.end() || (!isNamed(e.key) && e.key.index == kUnknown))
+      return; // an arrival on an unknown slot pairs with nothing we can name
+    Barrier &b = it->second;
+    join(b.pending, knownBy(t, i));
+    if (isNamed(e.key)) {
+      joinedGeneration[t][e.key] = b.done.size();
+      b.arrived += tasks[t].threads;
+    } else {
+      b.arrived += e.count;
+      b.tx += e.bytes;
+    }
+    maybeComplete(it->first, b);
+  }
+
+  /// The phase (generation) an acquire waits for; -1: nothing to wait for.
+  int64_t awaited(size_t t, const TraceEntry &e) const {
+    if (!isNamed(e.key))
+      return e.phase;
+    auto it = joinedGeneration[t].find(e.key);
+    return it == joinedGeneration[t].end() ? -1 : int64_t(it->second);
+  }
+
+  bool acquire(size_t t, const TraceEntry &e) {
+    if (!isNamed(e.key) && e.key.index == kUnknown) {
+      // Some slot of this barrier array: what its latest phases made known.
+      for (auto &[key, b] : barriers)
+        if (key.base == e.key.base && !b.done.empty())
+          learn(t, b.done.back());
+      return true;
+    }
+    int64_t phase = awaited(t, e);
+    auto it = barriers.find(e.key);
+    if (phase < 0 || it == barriers.end())
+      return phase < 0; // a barrier nobody arrives on never completes
+    if (int64_t(it->second.done.size()) <= phase)
+      return false;
+    learn(t, it->second.done[phase]);
+    return true;
+  }
+
+  /// Every task waits: one waits for a phase that these traces never
+  /// complete (unrolled rounds that end unevenly, or a missing arrive: a
+  /// hang, not a race). Complete it as if after everything run so far.
+  void breakDeadlock() {
+    // From here on the traces are out of step: what each task does next
+    // is not checked.
+    for (size_t t = 0; t < tasks.size(); ++t)
+      order.inStep[t] = std::min(order.inStep[t], pc[t]);
+    Knowledge all = blank;
+    for (size_t t = 0; t < tasks.size(); ++t)
+      join(all, knownBy(t, pc[t] ? pc[t] - 1 : 0));
+    for (auto &[key, b] : barriers)
+      if (!b.done.empty())
+        join(all, b.done.back());
+    for (size_t t = 0; t < tasks.size(); ++t) {
+      if (pc[t] == tasks[t].trace->size())
+        continue;
+      const TraceEntry &e = (*tasks[t].trace)[pc[t]];
+      auto it = barriers.find(e.key);
+      if (it == barriers.end()) {
+        learn(t, all);
+        ++pc[t];
+        return;
+      }
+      Barrier &b = it->second;
+      // Far-off phases (a miscounted wait) are not materialized one by one.
+      int64_t phase = std::min<int64_t>(awaited(t, e), b.done.size());
+      while (int64_t(b.done.size()) <= phase) {
+        join(b.pending, all);
+        completePhase(it->first, b);
+      }
+      if (awaited(t, e) > phase) {
+        learn(t, all);
+        ++pc[t];
+      }
+      return;
+    }
+  }
+};
+
+} // namespace
+
+TaskOrder orderTasks(const std::vector<TaskTrace> &tasks, const std::map<Key, int64_t> &arrivals) {
+  TaskOrder order;
+  Scheduler(tasks, arrivals, order).run();
+  return order;
 }
 
-const std::vector<Key> &HandOffs::closure(const Key &key) {
-  auto it = closures.find(key);
-  if (it == closures.end())
-    it = closures.emplace(key, handOffClosure(key, edges)).first;
-  return it->second;
-}
-
-bool ordered(const Summary &first, const Summary &second, HandOffs &handOffs) {
-  for (const Key &r : first.released)
-    for (const Key &k : handOffs.closure(r))
-      for (const Key &a : second.acquired)
-        if (k.matches(a))
-          return true;
-  return false;
+bool TaskOrder::completesBefore(size_t a, size_t x, size_t b, size_t y,
+                                const std::vector<TaskTrace> &tasks) const {
+  const TraceEntry &first = (*tasks[a].trace)[x];
+  if (snapshotAt[b][y] == UINT32_MAX)
+    return false;
+  const Knowledge &known = snapshots[snapshotAt[b][y]];
+  if (first.access.async == Async::TmaLoad && loadPhase[a][x] != kUnknown)
+    return known[keySlots.at(*first.ownRelease)] >= loadPhase[a][x];
+  if (first.completeAt == SIZE_MAX)
+    return false;
+  if (a == b)
+    return first.completeAt <= y;
+  return known[a] >= int64_t(first.completeAt);
 }
 
 } // namespace mlir::triton::tlx::hazards

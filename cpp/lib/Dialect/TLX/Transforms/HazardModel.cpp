@@ -1,6 +1,5 @@
 // The byte model of tlx-check-hazards: which bytes of an allocation a view
-// covers (through indices, subslices, reinterprets and aliases), and how
-// findings describe accesses, waits and bytes.
+// covers (through indices, subslices, reinterprets and aliases).
 
 #include "tlx_alias/Dialect/TLX/Transforms/HazardModel.h"
 #include "tlx_alias/Dialect/TLX/IR/MemDesc.h"
@@ -101,60 +100,6 @@ Intervals commonBytes(const Range &a, const Range &b) {
 }
 
 bool overlaps(const Range &a, const Range &b) { return !commonBytes(a, b).empty(); }
-
-std::string describeAccess(const Access &a) {
-  StringRef name = a.op->getName().getStringRef();
-  if (name == ttg_names::kLocalLoad)
-    return "local_load";
-  if (name == ttg_names::kLocalStore)
-    return "local_store";
-  if (name == ttg_names::kAsyncCopy)
-    return "cp.async copy (async_load)";
-  if (name == ttg_names::kTmaLoad)
-    return "TMA load (async_descriptor_load)";
-  if (name == ttg_names::kTmaStore)
-    return "TMA store (async_descriptor_store)";
-  if (name == ttg_names::kWarpGroupDot)
-    return a.async == Async::Wgmma ? "async wgmma (async_dot)" : "wgmma (dot)";
-  return name.str();
-}
-
-std::string describeWait(const Pending &p) {
-  switch (p.access.async) {
-  case Async::CpAsync:
-    return "a ttg.async_wait (async_load_wait_group) covering its commit group";
-  case Async::TmaLoad:
-    return "a ttng.wait_barrier (barrier_wait) on " + p.barrier.buffer +
-           ", the barrier the copy signals";
-  case Async::Wgmma:
-    return "a ttng.warp_group_dot_wait (async_dot_wait) retiring it";
-  case Async::TmaStore:
-    return "a ttng.async_tma_store_wait (async_descriptor_store_wait)";
-  default:
-    return "a completing wait";
-  }
-}
-
-std::string describeBytes(const Range &a, const Range &b) {
-  std::string allocName = tlx_alias::locationName(a.alloc->getLoc());
-  if (allocName.empty())
-    allocName = "allocation at " + tlx_alias::describeLocation(a.alloc->getLoc());
-  std::string text = "bytes ";
-  Intervals common = commonBytes(a, b);
-  for (auto [k, piece] : llvm::enumerate(common)) {
-    if (k == 4) {
-      text += " and " + std::to_string(common.size() - 4) + " more ranges";
-      break;
-    }
-    if (k)
-      text += k + 1 == common.size() ? " and " : ", ";
-    text += "[" + std::to_string(piece.lo) + ", " + std::to_string(piece.hi) + ")";
-  }
-  text += " of " + allocName;
-  if (!a.known() || !b.known())
-    text += " (slot index unknown: may overlap)";
-  return text;
-}
 
 /// The bytes of its source a ttg.memdesc_subslice covers, relative to the
 /// source; nullopt when not provably less than the whole source.

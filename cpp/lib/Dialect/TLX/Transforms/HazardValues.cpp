@@ -77,3 +77,53 @@ std::optional<int64_t> evaluate(Value v, const DenseMap<Value, int64_t> &env, in
 }
 
 } // namespace mlir::triton::tlx::hazards
+
+namespace mlir::triton::tlx::hazards {
+
+/// `v` without integer casts in front of it.
+static Value skipCasts(Value v) {
+  while (Operation *def = v.getDefiningOp()) {
+    if (!isa<arith::ExtSIOp, arith::ExtUIOp, arith::TruncIOp>(def))
+      break;
+    v = def->getOperand(0);
+  }
+  return v;
+}
+
+/// The operand of binary `op` other than a constant 1 (a constant, not a
+/// value that happens to be 1 now), if it has one.
+static Value besideOne(Operation *op) {
+  static const DenseMap<Value, int64_t> constantsOnly;
+  for (unsigned k = 0; k < 2; ++k) {
+    std::optional<int64_t> c = evaluate(op->getOperand(1 - k), constantsOnly);
+    if (c && *c == 1)
+      return op->getOperand(k);
+  }
+  return Value();
+}
+
+std::optional<std::pair<int64_t, int64_t>>
+phaseRound(Value parity, const DenseMap<Value, int64_t> &env) {
+  Operation *def = skipCasts(parity).getDefiningOp();
+  bool flipped = false;
+  if (def && isa<arith::XOrIOp>(def)) {
+    Value inner = besideOne(def);
+    if (!inner)
+      return std::nullopt;
+    flipped = true;
+    def = skipCasts(inner).getDefiningOp();
+  }
+  if (!def || !isa<arith::AndIOp>(def))
+    return std::nullopt;
+  Value counter = besideOne(def);
+  if (!counter)
+    return std::nullopt;
+  std::optional<int64_t> round = evaluate(counter, env);
+  if (!round)
+    return std::nullopt;
+  // (X & 1) waits for phase X; its flip for the phase before (the previous
+  // round's release, -1 on the first: a fresh barrier's completed phase).
+  return std::make_pair(*round, flipped ? *round - 1 : *round);
+}
+
+} // namespace mlir::triton::tlx::hazards

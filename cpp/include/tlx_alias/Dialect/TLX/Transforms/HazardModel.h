@@ -4,8 +4,9 @@
 // allocation a view covers, accesses (asynchronous or not) and the waits that
 // complete them, barriers as synchronization keys, and each task's trace.
 // Shared by the checker (CheckHazards.cpp), the byte and value model
-// (HazardModel.cpp, HazardValues.cpp) and the barrier hand-offs
-// (HazardHandOffs.cpp).
+// (HazardModel.cpp, HazardValues.cpp), the findings (HazardReports.cpp), the
+// phase-by-phase order across tasks (HazardHandOffs.cpp) and the pairing of
+// access instances (HazardRaces.cpp).
 //
 //===----------------------------------------------------------------------===//
 
@@ -94,18 +95,22 @@ struct State {
   int64_t committedGroups = 0, wgmmas = 0, tmaStores = 0;
 };
 
+/// One event of a task's trace. Acquire: an mbarrier wait for `phase`
+/// (-1: the phase a fresh barrier counts as complete), or a named-barrier
+/// sync waiting for the generation its own arrival joined. Release: `count`
+/// arrivals on an mbarrier (`bytes` of transactions expected, for
+/// barrier_expect), or a named-barrier arrival where `count` is the
+/// barrier's thread count (kUnknown: every task using it).
 struct TraceEntry {
   enum Kind { AccessEntry, Acquire, Release } kind;
   Access access;               // AccessEntry
   Key key;                     // Acquire / Release
-  size_t completeAt = SIZE_MAX; // AccessEntry: where it completed
+  size_t completeAt = SIZE_MAX; // AccessEntry: where it completed in-task
   std::optional<Key> ownRelease; // TMA loads: the barrier they signal
-};
-
-struct Summary {
-  Access access;
-  std::set<Key> acquired, released;
-  bool inLoop = false;
+  int64_t phase = kUnknown;    // Acquire on an mbarrier
+  int64_t count = 1;           // Release
+  int64_t bytes = 0;           // Release (expected) / TMA load (delivered)
+  bool pendingInTask = false;  // TMA loads its own task waits for
 };
 
 // --- bytes and values -------------------------------------------------------
@@ -128,29 +133,74 @@ std::optional<int64_t> evaluate(Value v, const DenseMap<Value, int64_t> &env, in
 /// (null: every index unknown).
 std::optional<Range> resolveView(Value v, const DenseMap<Value, int64_t> *env);
 
-// --- diagnostics text -------------------------------------------------------
+// --- findings (HazardReports.cpp) ------------------------------------------
 
 std::string describeAccess(const Access &a);
 std::string describeWait(const Pending &p);
 std::string describeBytes(const Range &a, const Range &b);
 
-// --- barrier hand-offs across tasks -----------------------------------------
+/// Pairs of ops already reported (each pair once).
+using Reported = std::set<std::pair<Operation *, Operation *>>;
 
-using HandOffEdges = std::set<std::pair<Key, Key>>;
+/// `a` touches bytes that the still pending `p` of its own task accesses.
+void reportInFlight(const Pending &p, const Access &a, Reported &reported);
+/// Accesses `a` and `b` of two partitions that no hand-off orders.
+void reportAcrossTasks(const Access &a, const Access &b, Reported &reported);
+/// A later access `a` of the task that issued a TMA load it never waits for
+/// (it hands the load to another task) that nothing orders after the load.
+void reportUnwaitedLoad(const Access &load, const Access &a, Reported &reported);
 
-/// Edges `acquired -> released` of one task's trace.
-void collectHandOffEdges(const std::vector<TraceEntry> &trace, HandOffEdges &edges);
+// --- barrier phases ---------------------------------------------------------
 
-/// The hand-off edges of all tasks, with the closure of each released key.
-struct HandOffs {
-  HandOffEdges edges;
-  std::map<Key, std::vector<Key>> closures;
+/// The round (phase counter) a wait's parity operand is taken from, when it
+/// is `X & 1` or `(X & 1) ^ 1`: X, and the phase it then waits for (X, or
+/// X - 1 for the flipped form). Lets a task that skips a round of waits
+/// still name the right phase.
+std::optional<std::pair<int64_t, int64_t>>
+phaseRound(Value parity, const DenseMap<Value, int64_t> &env);
 
-  const std::vector<Key> &closure(const Key &key);
+// --- happens-before across tasks (barrier phases) ---------------------------
+
+/// One task of a warp_specialize, for the cross-task order.
+struct TaskTrace {
+  const std::vector<TraceEntry> *trace = nullptr;
+  int64_t threads = 128; // for named barriers
 };
 
-/// Whether `first` completes before `second` through barrier hand-offs.
-bool ordered(const Summary &first, const Summary &second, HandOffs &handOffs);
+/// What is known to have happened at a point of one task: per task the last
+/// trace index ordered before it (-1: none), then per mbarrier key the last
+/// phase known complete.
+using Knowledge = SmallVector<int64_t, 16>;
+
+/// The happens-before order of a warp_specialize's tasks: the traces run
+/// against each other with mbarrier phases (arrival counts and transaction
+/// bytes), named-barrier generations and blocking waits.
+struct TaskOrder {
+  std::vector<Knowledge> snapshots;
+  std::vector<std::vector<uint32_t>> snapshotAt; // [task][entry]: at its start
+  std::vector<std::vector<int64_t>> loadPhase;   // [task][entry]: TMA loads
+  std::map<Key, size_t> keySlots;                // mbarrier key -> Knowledge index
+  std::vector<size_t> inStep; // [task]: entries before a forced wait, checked
+
+  /// Whether entry `x` of task `a` has completed before entry `y` of task
+  /// `b` starts.
+  bool completesBefore(size_t a, size_t x, size_t b, size_t y,
+                       const std::vector<TaskTrace> &tasks) const;
+};
+
+/// Runs the tasks' traces against each other; `arrivals` holds each
+/// barrier's init count (missing: one per task that arrives on it).
+TaskOrder orderTasks(const std::vector<TaskTrace> &tasks,
+                     const std::map<Key, int64_t> &arrivals);
+
+/// A pair of accesses to overlapping bytes (one writing), of different
+/// tasks, or a TMA load its own task does not wait for and a later access of
+/// that task, that the order leaves unordered: the first instance per pair
+/// of ops.
+struct Race {
+  size_t taskA, entryA, taskB, entryB;
+};
+std::vector<Race> findRaces(const std::vector<TaskTrace> &tasks, const TaskOrder &order);
 
 } // namespace mlir::triton::tlx::hazards
 

@@ -180,32 +180,52 @@ def TLXCheckHazards : Pass<"tlx-check-hazards", "mlir::ModuleOp"> {
     TMA loads and stores, `ttng.warp_group_dot` operands) is resolved
     through `ttg.memdesc_index/subslice/trans/reinterpret`, `tlx.local_alias`
     and warp-specialize captures to its `ttg.local_alloc` and a byte range;
-    slot indices are evaluated concretely while loops are unrolled a few
-    iterations (counters with constant starts and steps; anything else is
-    unknown and may overlap). Scalar kernel arguments take one sample
-    value (829), so ring counters derived from sizes (`tile * k_tiles %
-    STAGES`) are concrete; program ids and loaded values stay unknown.
+    slot indices are evaluated concretely while loops are unrolled
+    (counters with constant starts and steps; anything else is unknown and
+    may overlap). Scalar kernel arguments take sample values (below), so
+    ring counters derived from sizes (`tile * k_tiles % STAGES`) are
+    concrete; program ids and loaded values stay unknown.
 
     Within one task, an asynchronous access (cp.async, a TMA load, async
     wgmma, a TMA store) is in flight until its completing wait
-    (`ttg.async_wait` covering its group, `ttng.wait_barrier` on the barrier
-    the copy signals, `ttng.warp_group_dot_wait`, `ttng.async_tma_store_wait`);
-    a later access to overlapping bytes while it is in flight (one of the
-    two writing) is a hazard. TMA loads whose barrier the issuing task never
-    waits on are handed to another task and checked across tasks instead.
-    Between the partitions of a `ttg.warp_specialize`, two accesses to
-    overlapping bytes (one writing) need a hand-off: a barrier the first
-    releases after it completes (`ttng.arrive_barrier`, the barrier a TMA
-    load signals, a named `bar.arrive/bar.sync`) and the second waits on
-    before it; when both repeat in loops, both directions. Synchronous
-    accesses within one task are left to triton's membar. Each finding is a
-    warning at the later access naming both locations, the two buffers, the
-    overlapping byte range of the allocation and what would order them,
-    with a note at the other access.
+    (`ttg.async_wait` covering its commit group: all but the `num` most
+    recent, `ttng.wait_barrier` on the barrier the copy signals,
+    `ttng.warp_group_dot_wait` and `ttng.async_tma_store_wait` retiring all
+    but their `pendings` most recent); a later access to overlapping bytes
+    while it is in flight (one of the two writing) is a hazard.
+
+    The partitions of a `ttg.warp_specialize` are ordered phase by phase:
+    their traces run against each other as the hardware would. An mbarrier
+    completes a phase when its init count of arrivals (`ttng.arrive_barrier`,
+    `ttng.barrier_expect`) is in and the bytes it expects have landed (the
+    TMA loads that signal it); a `ttng.wait_barrier` waits for one phase,
+    named from its parity operand (`(k / STAGES) & 1`, or its flip for the
+    round before: the counter gives the round; otherwise a task's waits on
+    a barrier go through its phases in order), and then knows what that
+    phase's arrivals knew and that its TMA loads completed. A named barrier
+    (`bar.sync`/`bar.arrive` inline asm) completes a generation when its
+    thread count has arrived. So a wait on slot s in round r orders round
+    r's accesses, not round r + 1's. Every pair of access instances to
+    overlapping bytes (one writing) in two partitions, or a TMA load its
+    task hands to another one and a later access of its own, that neither
+    completes before the other starts is a hazard. Where every task waits
+    for a phase that the simulated rounds never complete (a missing arrive:
+    a hang), the wait is let through and what follows is not checked.
+    Synchronous accesses within one task are left to triton's membar.
+
+    Scalar kernel arguments take two sample values in two runs (829, and
+    191 for loops too short to order one round by the next), loops with a
+    known trip count run in full (up to 64 iterations), loops with an
+    unknown one a bounded number of times (an unknown upper bound as that
+    many steps from zero, so a consumer that peels its first round stays in
+    step with its producer). Each finding is a warning at the later access
+    naming both locations, the two buffers, the overlapping byte range of
+    the allocation and what would order them, with a note at the other
+    access.
   }];
   let options = [
     Option<"maxIterations", "max-iterations", "int", /*default=*/"0",
-           "Iterations each loop is unrolled (0: twice the largest buffer count plus 2, at least 12, rounded up to a whole number of every ring's phase cycles when that stays within 24)">
+           "Iterations a loop of unknown trip count is unrolled (0: twice the largest buffer count plus 2, at least 12, rounded up to a whole number of every ring's phase cycles when that stays within 24); known trip counts run in full up to 64 or this">
   ];
 }
 
