@@ -1,10 +1,10 @@
 """Mutation suite for tlx-check-hazards, generated from the final TTGIR of
 examples/hopper_persistent_gemm.py (C_SPLIT=2) and
 examples/hopper_flash_attention.py (head dim 128): each synchronization op is
-removed one at a time (ttng.wait_barrier / ttng.arrive_barrier deleted;
-ttg.async_wait, ttng.warp_group_dot_wait, ttng.async_tma_store_wait made to
-wait for nothing by a huge pendings/num), and tlx-opt --tlx-check-hazards
-runs on the mutant.
+removed one at a time (ttng.wait_barrier / ttng.arrive_barrier /
+ttng.fence_async_shared deleted; ttg.async_wait, ttng.warp_group_dot_wait,
+ttng.async_tma_store_wait made to wait for nothing by a huge pendings/num),
+and tlx-opt --tlx-check-hazards runs on the mutant.
 
 Each mutant is classified in CLASSES by the op it removes, where it is (its
 partition and kernel source line) and why:
@@ -29,10 +29,12 @@ EXAMPLES = os.path.join(os.path.dirname(__file__), "..", "..", "examples")
 sys.path.insert(0, EXAMPLES)
 
 SYNC = re.compile(r"^\s*(?:%\S+ = )?(ttng\.wait_barrier|ttng\.arrive_barrier|ttg\.async_wait|"
-                  r"ttng\.warp_group_dot_wait|ttng\.async_tma_store_wait)\b")
+                  r"ttng\.warp_group_dot_wait|ttng\.async_tma_store_wait|ttng\.fence_async_shared)\b")
 
 RACE, HANG, BENIGN = "race", "hang", "benign"
 ARRIVE_HANGS = "its waiter never sees the phase complete: a hang, not a race"
+UNFENCED = ("the TMA store reads the tile through the async proxy before the local_store's generic-proxy "
+            "writes are made visible to it")
 
 # (partition, kernel source line without comment, occurrence in that
 # partition) -> (class, reason). "partition*": every consumer partition.
@@ -62,6 +64,8 @@ CLASSES = {
         ("partition*", "tlx.async_descriptor_store_wait(0)", 1):
         (RACE, "`empty` releases the slot while the TMA store still reads it: the next loads overwrite it"),
         ("partition*", "tlx.barrier_arrive(tlx.local_view(empty, slot))", 0): (HANG, ARRIVE_HANGS),
+        ("partition*", "tlx.fence_async_shared()", 0): (RACE, UNFENCED),
+        ("partition*", "tlx.fence_async_shared()", 1): (RACE, UNFENCED),
     },
     "hopper_flash_attention": {
         ("default", "tlx.barrier_wait(q_empties[qb], q_phase ^ 1)", 0):
@@ -107,6 +111,7 @@ CLASSES = {
         ("partition*", "tlx.async_descriptor_store_wait(0)", 0):
         (RACE, "`q_empties` releases the Q slot while the O store still reads it: the next Q load overwrites it"),
         ("partition*", "tlx.barrier_arrive(q_empties[qb])", 0): (HANG, ARRIVE_HANGS),
+        ("partition*", "tlx.fence_async_shared()", 0): (RACE, UNFENCED),
     },
 }
 
@@ -158,7 +163,7 @@ def mutants(text):
         if not match:
             continue
         op = match.group(1)
-        if op in ("ttng.wait_barrier", "ttng.arrive_barrier"):
+        if op in ("ttng.wait_barrier", "ttng.arrive_barrier", "ttng.fence_async_shared"):
             new = ""
         elif op == "ttg.async_wait":
             new = re.sub(r"num = \d+", "num = 1000", line)

@@ -90,6 +90,25 @@ module attributes {"ttg.num-ctas" = 1 : i32, "ttg.num-warps" = 4 : i32, ttg.targ
     ttg.local_store %t, %s : tensor<64x64xf16, #blocked> -> !ttg.memdesc<64x64xf16, #nv, #smem, mutable>
     tt.return
   }
+
+  // A TMA store (async proxy) of a tile a local_store wrote (generic proxy)
+  // needs a fence_async_shared between them; the other tile is fenced.
+  tt.func @tma_store_unfenced(%d: !tt.tensordesc<tensor<64x64xf16, #nv>>, %x: i32, %t: tensor<64x64xf16, #blocked>) {
+    %c0 = arith.constant 0 : i32
+    %c1 = arith.constant 1 : i32
+    %buf = ttg.local_alloc : () -> !ttg.memdesc<2x64x64xf16, #nv, #smem, mutable>
+    %s = ttg.memdesc_index %buf[%c0] : !ttg.memdesc<2x64x64xf16, #nv, #smem, mutable> -> !ttg.memdesc<64x64xf16, #nv, #smem, mutable>
+    %o = ttg.memdesc_index %buf[%c1] : !ttg.memdesc<2x64x64xf16, #nv, #smem, mutable> -> !ttg.memdesc<64x64xf16, #nv, #smem, mutable>
+    ttg.local_store %t, %o : tensor<64x64xf16, #blocked> -> !ttg.memdesc<64x64xf16, #nv, #smem, mutable>
+    ttng.fence_async_shared {bCluster = false}
+    ttng.async_tma_copy_local_to_global %d[%x, %x] %o : !tt.tensordesc<tensor<64x64xf16, #nv>>, !ttg.memdesc<64x64xf16, #nv, #smem, mutable>
+    // expected-note @+1 {{the local_store not fenced}}
+    ttg.local_store %t, %s : tensor<64x64xf16, #blocked> -> !ttg.memdesc<64x64xf16, #nv, #smem, mutable>
+    // expected-warning @+1 {{TMA store (async_descriptor_store) of buffer[0] reads bytes [0, 8192) of allocation at}}
+    ttng.async_tma_copy_local_to_global %d[%x, %x] %s : !tt.tensordesc<tensor<64x64xf16, #nv>>, !ttg.memdesc<64x64xf16, #nv, #smem, mutable>
+    ttng.async_tma_store_wait {pendings = 0 : i32}
+    tt.return
+  }
 }
 
 // -----

@@ -112,12 +112,7 @@ private:
   // --- simulation ---------------------------------------------------------
 
   void access(const Access &a, State &state) {
-    for (const Pending &p : state.pending) {
-      if (!p.access.write && !a.write)
-        continue;
-      if (overlaps(p.access.range, a.range))
-        reportInFlight(p, a, reported);
-    }
+    checkInFlight(state, a, reported);
     TraceEntry entry{TraceEntry::AccessEntry, a, Key{}, SIZE_MAX, std::nullopt};
     if (a.async == Async::None)
       entry.completeAt = task->trace.size();
@@ -131,16 +126,7 @@ private:
   }
 
   void complete(State &state, function_ref<bool(const Pending &)> done) {
-    std::vector<Pending> left;
-    for (Pending &p : state.pending) {
-      if (done(p)) {
-        TraceEntry &entry = task->trace[p.traceIndex];
-        entry.completeAt = std::min(entry.completeAt, task->trace.size());
-      } else {
-        left.push_back(p);
-      }
-    }
-    state.pending = std::move(left);
+    completePending(state, task->trace, done);
   }
 
   TraceEntry &mark(TraceEntry::Kind kind, Key key) {
@@ -267,7 +253,8 @@ private:
     }
   }
 
-  /// Waits that complete a task's own asynchronous accesses by count.
+  /// Waits that complete a task's own asynchronous accesses by count, and
+  /// fences.
   bool runCompletionOp(Operation *op, State &state) {
     StringRef name = op->getName().getStringRef();
     if (name == kCommitGroup) {
@@ -286,6 +273,8 @@ private:
       complete(state, [&](const Pending &p) {
         return p.access.async == Async::TmaStore && p.order <= limit;
       });
+    } else if (name == ttg_names::kFenceAsyncShared) {
+      state.unfenced.clear(); // generic writes now visible to the async proxy
     } else if (name == ttg_names::kWarpGroupDotWait) {
       int64_t limit = state.wgmmas - intAttr(op, "pendings", 0);
       complete(state, [&](const Pending &p) {
@@ -354,20 +343,6 @@ private:
       runOp(&op, state);
   }
 
-  static void merge(State &into, const State &other) {
-    for (const Pending &p : other.pending) {
-      bool present = llvm::any_of(into.pending, [&](const Pending &q) {
-        return q.access.op == p.access.op && q.access.range.start == p.access.range.start &&
-               q.order == p.order;
-      });
-      if (!present)
-        into.pending.push_back(p);
-    }
-    into.committedGroups = std::max(into.committedGroups, other.committedGroups);
-    into.wgmmas = std::max(into.wgmmas, other.wgmmas);
-    into.tmaStores = std::max(into.tmaStores, other.tmaStores);
-  }
-
   int64_t iterations() const { return budget < 0 ? 1 : maxIterations; }
 
   /// A known trip count runs in full (up to kFullTrips): barrier phases pair
@@ -410,7 +385,7 @@ private:
         values[k] = eval(operand);
       if (!exact) {
         if (anyExit)
-          merge(exits, state);
+          mergeStates(exits, state);
         else
           exits = state;
         anyExit = true;
@@ -443,7 +418,7 @@ private:
         forwarded.push_back(eval(arg));
       if (!c || !*c) {
         if (anyExit)
-          merge(exits, state);
+          mergeStates(exits, state);
         else
           exits = state;
         anyExit = true;
@@ -492,7 +467,7 @@ private:
     if (!ifOp.getElseRegion().empty())
       runBlock(ifOp.getElseRegion().front(), other);
     SmallVector<std::optional<int64_t>> elseValues = yielded(ifOp.getElseRegion());
-    merge(state, other);
+    mergeStates(state, other);
     for (auto [k, result] : llvm::enumerate(ifOp.getResults())) {
       std::optional<int64_t> value;
       if (k < thenValues.size() && k < elseValues.size() && thenValues[k] == elseValues[k])

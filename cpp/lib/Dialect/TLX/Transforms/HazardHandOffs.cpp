@@ -35,13 +35,7 @@ public:
   Scheduler(const std::vector<TaskTrace> &tasks, const std::map<Key, int64_t> &arrivals,
             TaskOrder &order)
       : tasks(tasks), order(order) {
-    for (const TaskTrace &t : tasks)
-      for (const TraceEntry &e : *t.trace) {
-        std::optional<Key> key = e.kind == TraceEntry::AccessEntry ? e.ownRelease
-                                                                   : std::optional<Key>(e.key);
-        if (key && key->base && key->index != kUnknown && !order.keySlots.count(*key))
-          order.keySlots.emplace(*key, tasks.size() + order.keySlots.size());
-      }
+    collectKeySlots();
     blank.assign(tasks.size() + order.keySlots.size(), -1);
     countArrivals(arrivals);
     current.assign(tasks.size(), blank);
@@ -83,6 +77,18 @@ private:
   std::vector<std::map<Key, size_t>> joinedGeneration; // named barriers
 
   static bool isNamed(const Key &key) { return key.base == nullptr; }
+
+  /// Each mbarrier slot (known index) gets a Knowledge entry after the
+  /// tasks' clocks: the last phase known complete.
+  void collectKeySlots() {
+    for (const TaskTrace &t : tasks)
+      for (const TraceEntry &e : *t.trace) {
+        std::optional<Key> key = e.kind == TraceEntry::AccessEntry ? e.ownRelease
+                                                                   : std::optional<Key>(e.key);
+        if (key && key->base && key->index != kUnknown && !order.keySlots.count(*key))
+          order.keySlots.emplace(*key, tasks.size() + order.keySlots.size());
+      }
+  }
 
   Barrier &barrierFor(const Key &key) {
     auto [it, fresh] = barriers.try_emplace(key);

@@ -77,6 +77,19 @@ void reportInFlight(const Pending &p, const Access &a, Reported &reported) {
   diag.attachNote(p.access.op->getLoc()) << "the " << describeAccess(p.access) << " still in flight";
 }
 
+void reportUnfenced(const Access &w, const Access &a, Reported &reported) {
+  if (!reported.insert({w.op, a.op}).second)
+    return;
+  InFlightDiagnostic diag = a.op->emitWarning();
+  diag << "tlx-check-hazards: " << describeAccess(a) << " of " << a.range.buffer
+       << (a.write ? " writes " : " reads ") << describeBytes(a.range, w.range)
+       << " through the async proxy, which the " << describeAccess(w) << " of "
+       << w.range.buffer << " at " << tlx_alias::describeLocation(w.op->getLoc())
+       << " wrote through the generic proxy with no fence between them; add a "
+          "ttng.fence_async_shared (fence_async_shared) after the write";
+  diag.attachNote(w.op->getLoc()) << "the " << describeAccess(w) << " not fenced";
+}
+
 void reportAcrossTasks(const Access &a, const Access &b, Reported &reported) {
   if (!reported.insert({a.op, b.op}).second || !reported.insert({b.op, a.op}).second)
     return;

@@ -90,8 +90,10 @@ struct Pending {
   size_t traceIndex = 0;
 };
 
+/// What a task has in flight at a point of its simulation.
 struct State {
   std::vector<Pending> pending;
+  std::vector<Access> unfenced; // generic-proxy writes since the last fence
   int64_t committedGroups = 0, wgmmas = 0, tmaStores = 0;
 };
 
@@ -142,6 +144,9 @@ std::string describeBytes(const Range &a, const Range &b);
 /// Pairs of ops already reported (each pair once).
 using Reported = std::set<std::pair<Operation *, Operation *>>;
 
+/// The async-proxy access `a` touches bytes the generic-proxy write `w` of
+/// its task wrote with no fence_async_shared since.
+void reportUnfenced(const Access &w, const Access &a, Reported &reported);
 /// `a` touches bytes that the still pending `p` of its own task accesses.
 void reportInFlight(const Pending &p, const Access &a, Reported &reported);
 /// Accesses `a` and `b` of two partitions that no hand-off orders.
@@ -149,6 +154,19 @@ void reportAcrossTasks(const Access &a, const Access &b, Reported &reported);
 /// A later access `a` of the task that issued a TMA load it never waits for
 /// (it hands the load to another task) that nothing orders after the load.
 void reportUnwaitedLoad(const Access &load, const Access &a, Reported &reported);
+
+// --- what a task has in flight (HazardInFlight.cpp) --------------------------
+
+/// Reports `a` against its task's pending accesses (one of the two writing)
+/// and, through the async proxy, against its unfenced generic writes; notes
+/// `a` if it is one of those.
+void checkInFlight(State &state, const Access &a, Reported &reported);
+/// Completes the pending accesses `done` selects; their trace entries (in
+/// `trace`) note where.
+void completePending(State &state, std::vector<TraceEntry> &trace,
+                     function_ref<bool(const Pending &)> done);
+/// `into` as either `into` or `other` (the paths of a branch or a loop exit).
+void mergeStates(State &into, const State &other);
 
 // --- barrier phases ---------------------------------------------------------
 

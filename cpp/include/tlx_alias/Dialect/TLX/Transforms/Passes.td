@@ -192,7 +192,10 @@ def TLXCheckHazards : Pass<"tlx-check-hazards", "mlir::ModuleOp"> {
     recent, `ttng.wait_barrier` on the barrier the copy signals,
     `ttng.warp_group_dot_wait` and `ttng.async_tma_store_wait` retiring all
     but their `pendings` most recent); a later access to overlapping bytes
-    while it is in flight (one of the two writing) is a hazard.
+    while it is in flight (one of the two writing) is a hazard. So is a TMA
+    copy or wgmma operand (the async proxy) on bytes a `ttg.local_store`
+    (the generic proxy) of the same task wrote with no
+    `ttng.fence_async_shared` since.
 
     The partitions of a `ttg.warp_specialize` are ordered phase by phase:
     their traces run against each other as the hardware would. An mbarrier
