@@ -1,6 +1,8 @@
 """What tlx-check-hazards costs: each example kernel compiled for sm_90 (CPU
 only) with the analysis on and off, side by side, median of a few compiles;
-prints both times and the analysis' share of the compile.
+prints both times and the analysis' share of the compile, and the pass alone
+on the kernel's final TTGIR (median of 9 runs in this process: steady where
+the difference of two compiles is noise on a busy machine).
 
     python benchmarks/hazard_analysis_time.py [--repeat 3]
 """
@@ -38,16 +40,29 @@ def compile_seconds(fn, hazards, repeat):
     return statistics.median(times)
 
 
+def pass_seconds(kernel, runs=9):
+    from tlx_alias import _hazards, _pipeline
+    module, context = _pipeline.parse_module(kernel.asm["ttgir"])
+    times = []
+    for _ in range(runs):
+        start = time.perf_counter()
+        _hazards.findings(module, context)
+        times.append(time.perf_counter() - start)
+    return statistics.median(times)
+
+
 def main():
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--repeat", type=int, default=3)
     args = parser.parse_args()
-    print(f"{'kernel':40} {'off s':>7} {'on s':>7} {'analysis share':>15}")
+    print(f"{'kernel':40} {'off s':>7} {'on s':>7} {'analysis share':>15} {'pass s':>7} {'pass share':>11}")
     for name, fn in KERNELS.items():
-        fn()  # warm: imports, first-compile costs
+        kernel = fn()  # warm: imports, first-compile costs
         off = compile_seconds(fn, "off", args.repeat)
         on = compile_seconds(fn, "warn", args.repeat)
-        print(f"{name:40} {off:7.2f} {on:7.2f} {max(on - off, 0.0) / on:15.1%}")
+        alone = pass_seconds(kernel)
+        print(f"{name:40} {off:7.2f} {on:7.2f} {max(on - off, 0.0) / on:15.1%} {alone:7.3f} "
+              f"{alone / (off + alone):11.1%}")
 
 
 if __name__ == "__main__":

@@ -228,7 +228,7 @@ private:
     // barrier is the one-element i64 memdesc.
     Value barrierValue, result;
     for (Value operand : op->getOperands()) {
-      std::optional<MemDescInfo> info = getMemDescInfo(operand.getType());
+      const std::optional<MemDescInfo> &info = memDescInfo(operand.getType());
       if (!info)
         continue;
       bool isBarrier = info->shape == SmallVector<int64_t>{1} && info->elementType &&
@@ -565,7 +565,9 @@ struct TLXCheckHazardsPass : impl::TLXCheckHazardsBase<TLXCheckHazardsPass> {
   void runOnOperation() override {
     ModuleOp module = getOperation();
     int iterations = maxIterations > 0 ? int(maxIterations) : int(defaultIterations(module));
+    clearModelCaches();
     Checker(module, std::min(iterations, 64)).run();
+    clearModelCaches(); // types and ops die with the module
   }
 };
 

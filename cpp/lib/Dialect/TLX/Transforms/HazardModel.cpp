@@ -59,23 +59,48 @@ std::optional<Intervals> nvmmaRowSliceBytes(const MemDescInfo &source, int64_t r
   return pieces;
 }
 
+/// What the byte model reads of a type, once per type and run: reading a
+/// memdesc prints it, which was most of the analysis' time.
+struct TypeFacts {
+  std::optional<MemDescInfo> info;
+  int64_t bytes = 0;
+  bool shared = false;
+};
+
+thread_local DenseMap<Type, TypeFacts> typeFacts;
+thread_local DenseMap<Operation *, std::optional<Intervals>> subsliceCache;
+
+const TypeFacts &factsOf(Type type) {
+  auto [it, fresh] = typeFacts.try_emplace(type);
+  if (!fresh)
+    return it->second;
+  TypeFacts &facts = it->second;
+  facts.info = getMemDescInfo(type);
+  if (!facts.info)
+    return facts;
+  int64_t elements = 1;
+  for (int64_t dim : facts.info->shape)
+    elements *= dim;
+  facts.bytes = llvm::divideCeil(elements * facts.info->elementBits(), 8);
+  facts.shared = !facts.info->memorySpace ||
+                 toText(facts.info->memorySpace).find("shared_memory") != std::string::npos;
+  return facts;
+}
+
 } // namespace
 
-int64_t bytesOf(Type type) {
-  std::optional<MemDescInfo> info = getMemDescInfo(type);
-  if (!info)
-    return 0;
-  int64_t elements = 1;
-  for (int64_t dim : info->shape)
-    elements *= dim;
-  return llvm::divideCeil(elements * info->elementBits(), 8);
+static std::optional<Intervals> computeSubsliceBytes(Operation *slice);
+
+void clearModelCaches() {
+  typeFacts.clear();
+  subsliceCache.clear();
 }
 
-bool isSharedMemDesc(Type type) {
-  std::optional<MemDescInfo> info = getMemDescInfo(type);
-  return info && (!info->memorySpace ||
-                  toText(info->memorySpace).find("shared_memory") != std::string::npos);
-}
+const std::optional<MemDescInfo> &memDescInfo(Type type) { return factsOf(type).info; }
+
+int64_t bytesOf(Type type) { return factsOf(type).bytes; }
+
+bool isSharedMemDesc(Type type) { return factsOf(type).shared; }
 
 int64_t intAttr(Operation *op, StringRef name, int64_t otherwise) {
   if (auto attr = dyn_cast_or_null<IntegerAttr>(op->getAttr(name)))
@@ -104,8 +129,15 @@ bool overlaps(const Range &a, const Range &b) { return !commonBytes(a, b).empty(
 /// The bytes of its source a ttg.memdesc_subslice covers, relative to the
 /// source; nullopt when not provably less than the whole source.
 std::optional<Intervals> subsliceBytes(Operation *slice) {
-  std::optional<MemDescInfo> source = getMemDescInfo(slice->getOperand(0).getType());
-  std::optional<MemDescInfo> result = getMemDescInfo(slice->getResult(0).getType());
+  auto [it, fresh] = subsliceCache.try_emplace(slice);
+  if (fresh)
+    it->second = computeSubsliceBytes(slice);
+  return it->second;
+}
+
+static std::optional<Intervals> computeSubsliceBytes(Operation *slice) {
+  const std::optional<MemDescInfo> &source = memDescInfo(slice->getOperand(0).getType());
+  const std::optional<MemDescInfo> &result = memDescInfo(slice->getResult(0).getType());
   auto offsets = dyn_cast_or_null<DenseI32ArrayAttr>(slice->getAttr("offsets"));
   if (!source || !result || !offsets || offsets.empty() ||
       source->shape.size() != result->shape.size() || !source->encoding)

@@ -13,6 +13,8 @@
 #ifndef TLX_ALIAS_DIALECT_TLX_TRANSFORMS_HAZARDMODEL_H
 #define TLX_ALIAS_DIALECT_TLX_TRANSFORMS_HAZARDMODEL_H
 
+#include "tlx_alias/Dialect/TLX/IR/MemDesc.h"
+
 #include "mlir/IR/Operation.h"
 #include "mlir/IR/Value.h"
 #include "llvm/ADT/DenseMap.h"
@@ -117,6 +119,10 @@ struct TraceEntry {
 
 // --- bytes and values -------------------------------------------------------
 
+/// A memdesc type's shape, element and layout (getMemDescInfo, kept for
+/// the run: clearModelCaches() at its start and end).
+const std::optional<MemDescInfo> &memDescInfo(Type type);
+void clearModelCaches();
 /// Bytes of one memdesc (all its buffers); 0 for other types.
 int64_t bytesOf(Type type);
 bool isSharedMemDesc(Type type);
