@@ -509,3 +509,67 @@ module attributes {"ttg.num-ctas" = 1 : i32, "ttg.num-warps" = 4 : i32, ttg.targ
     tt.return
   }
 }
+
+// -----
+
+// Slots from the program id (unknown): the barriers' slots are unknown too,
+// so no phase can be named; the loads are left out rather than reported
+// against every access of the ring. Silent.
+#nv = #ttg.nvmma_shared<{swizzlingByteWidth = 128, transposed = false, elementBitWidth = 16}>
+#bar = #ttg.swizzled_shared<{vec = 1, perPhase = 1, maxPhase = 1, order = [0]}>
+#blocked = #ttg.blocked<{sizePerThread = [1, 1], threadsPerWarp = [1, 32], warpsPerCTA = [4, 1], order = [1, 0]}>
+#smem = #ttg.shared_memory
+!ring = !ttg.memdesc<2x64x64xf16, #nv, #smem, mutable>
+!slot = !ttg.memdesc<64x64xf16, #nv, #smem, mutable>
+!bars = !ttg.memdesc<2x1xi64, #bar, #smem, mutable>
+!bar = !ttg.memdesc<1xi64, #bar, #smem, mutable>
+!desc = !tt.tensordesc<tensor<64x64xf16, #nv>>
+module attributes {"ttg.num-ctas" = 1 : i32, "ttg.num-warps" = 4 : i32, ttg.target = "cuda:90", "ttg.threads-per-warp" = 32 : i32} {
+  tt.func @slots_from_the_program_id(%d: !desc, %n: i32) {
+    %ring = ttg.local_alloc : () -> !ring
+    %full = ttg.local_alloc : () -> !bars
+    %empty = ttg.local_alloc : () -> !bars
+    ttg.warp_specialize(%ring, %full, %empty, %d, %n)
+    default {
+      %c0 = arith.constant 0 : i32
+      %c1 = arith.constant 1 : i32
+      %c2 = arith.constant 2 : i32
+      %true = arith.constant true
+      %pid = tt.get_program_id x : i32
+      scf.for %k = %c0 to %n step %c1 : i32 {
+        %j = arith.addi %pid, %k : i32
+        %s = arith.remsi %j, %c2 : i32
+        %r = arith.divsi %j, %c2 : i32
+        %p = arith.andi %r, %c1 : i32
+        %q = arith.xori %p, %c1 : i32
+        %e = ttg.memdesc_index %empty[%s] : !bars -> !bar
+        ttng.wait_barrier %e, %q : !bar
+        %f = ttg.memdesc_index %full[%s] : !bars -> !bar
+        ttng.barrier_expect %f, 8192, %true : !bar
+        %b = ttg.memdesc_index %ring[%s] : !ring -> !slot
+        ttng.async_tma_copy_global_to_local %d[%k, %k] %b, %f, %true : !desc, !bar -> !slot
+      }
+      ttg.warp_yield
+    }
+    partition0(%rg: !ring, %fa: !bars, %ea: !bars, %dd: !desc, %nn: i32) num_warps(4) {
+      %c0 = arith.constant 0 : i32
+      %c1 = arith.constant 1 : i32
+      %c2 = arith.constant 2 : i32
+      %pid = tt.get_program_id x : i32
+      scf.for %k = %c0 to %nn step %c1 : i32 {
+        %j = arith.addi %pid, %k : i32
+        %s = arith.remsi %j, %c2 : i32
+        %r = arith.divsi %j, %c2 : i32
+        %p = arith.andi %r, %c1 : i32
+        %f = ttg.memdesc_index %fa[%s] : !bars -> !bar
+        ttng.wait_barrier %f, %p : !bar
+        %b = ttg.memdesc_index %rg[%s] : !ring -> !slot
+        %v = ttg.local_load %b : !slot -> tensor<64x64xf16, #blocked>
+        %e = ttg.memdesc_index %ea[%s] : !bars -> !bar
+        ttng.arrive_barrier %e, 1 : !bar
+      }
+      ttg.warp_return
+    } : (!ring, !bars, !bars, !desc, i32) -> ()
+    tt.return
+  }
+}

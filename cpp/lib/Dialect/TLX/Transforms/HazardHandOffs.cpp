@@ -179,7 +179,7 @@ private:
     if (e.access.async != Async::TmaLoad || !e.ownRelease)
       return;
     auto it = barriers.find(*e.ownRelease);
-    if (it == barriers.end())
+    if (it == barriers.end() || !order.keySlots.count(it->first))
       return; // an unknown slot
     // The load belongs to the phase in progress and lands before it
     // completes; what its task knew at the issue is known then too.

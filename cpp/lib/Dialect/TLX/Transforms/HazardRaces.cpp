@@ -20,12 +20,17 @@ struct Item {
   bool handedOffLoad; // a TMA load its own task does not wait for
 };
 
-std::vector<Item> itemsOf(const TaskTrace &task, size_t inStep) {
+std::vector<Item> itemsOf(const TaskTrace &task, size_t t, const TaskOrder &order) {
   std::vector<Item> items;
   for (auto [i, e] : llvm::enumerate(*task.trace)) {
-    if (i >= inStep)
+    if (i >= order.inStep[t])
       break;
     if (e.kind != TraceEntry::AccessEntry)
+      continue;
+    // A TMA load whose barrier slot is unknown has no phase to be ordered
+    // by: left out rather than reported against everything.
+    if (e.access.async == Async::TmaLoad && order.loadPhase[t][i] == kUnknown &&
+        !e.pendingInTask)
       continue;
     bool handedOff = e.access.async == Async::TmaLoad && !e.pendingInTask;
     items.push_back({i, &e.access, e.access.range.lo(), e.access.range.hi(), handedOff});
@@ -43,7 +48,7 @@ bool mayConflict(const Item &x, const Item &y) {
 std::vector<Race> findRaces(const std::vector<TaskTrace> &tasks, const TaskOrder &order) {
   std::vector<std::vector<Item>> items;
   for (auto [t, task] : llvm::enumerate(tasks))
-    items.push_back(itemsOf(task, order.inStep[t]));
+    items.push_back(itemsOf(task, t, order));
   std::vector<Race> races;
   llvm::DenseSet<std::pair<Operation *, Operation *>> found;
   auto consider = [&](size_t a, const Item &x, size_t b, const Item &y) {
