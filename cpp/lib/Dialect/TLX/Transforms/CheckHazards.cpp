@@ -86,6 +86,7 @@ private:
   Task *task = nullptr;
   int64_t budget = 4000000; // simulated ops, over the whole module
   Reported reported;
+  ByteModel bytes; // for this run: types and ops die with the module
   std::map<Key, int64_t> arrivalCounts; // ttng.init_barrier counts
 
   // --- values -------------------------------------------------------------
@@ -102,7 +103,7 @@ private:
   // --- memory -------------------------------------------------------------
 
   std::optional<Range> resolve(Value v, bool useValues = true) {
-    return resolveView(v, useValues ? &task->env : nullptr);
+    return bytes.resolveView(v, useValues ? &task->env : nullptr);
   }
 
   Key keyOf(const Range &barrier) {
@@ -228,7 +229,7 @@ private:
     // barrier is the one-element i64 memdesc.
     Value barrierValue, result;
     for (Value operand : op->getOperands()) {
-      const std::optional<MemDescInfo> &info = memDescInfo(operand.getType());
+      const std::optional<MemDescInfo> &info = bytes.info(operand.getType());
       if (!info)
         continue;
       bool isBarrier = info->shape == SmallVector<int64_t>{1} && info->elementType &&
@@ -242,7 +243,7 @@ private:
     if (!a)
       return;
     TraceEntry &entry = task->trace.back();
-    entry.bytes = bytesOf(result.getType()); // what completes its barrier's phase
+    entry.bytes = bytes.bytesOf(result.getType()); // what completes its barrier's phase
     if (barrier)
       entry.ownRelease = keyOf(*barrier);
     // A load whose barrier this task never waits on is handed to another
@@ -565,9 +566,7 @@ struct TLXCheckHazardsPass : impl::TLXCheckHazardsBase<TLXCheckHazardsPass> {
   void runOnOperation() override {
     ModuleOp module = getOperation();
     int iterations = maxIterations > 0 ? int(maxIterations) : int(defaultIterations(module));
-    clearModelCaches();
     Checker(module, std::min(iterations, 64)).run();
-    clearModelCaches(); // types and ops die with the module
   }
 };
 

@@ -59,19 +59,10 @@ std::optional<Intervals> nvmmaRowSliceBytes(const MemDescInfo &source, int64_t r
   return pieces;
 }
 
-/// What the byte model reads of a type, once per type and run: reading a
-/// memdesc prints it, which was most of the analysis' time.
-struct TypeFacts {
-  std::optional<MemDescInfo> info;
-  int64_t bytes = 0;
-  bool shared = false;
-};
+} // namespace
 
-thread_local DenseMap<Type, TypeFacts> typeFacts;
-thread_local DenseMap<Operation *, std::optional<Intervals>> subsliceCache;
-
-const TypeFacts &factsOf(Type type) {
-  auto [it, fresh] = typeFacts.try_emplace(type);
+const ByteModel::TypeFacts &ByteModel::facts(Type type) {
+  auto [it, fresh] = types.try_emplace(type);
   if (!fresh)
     return it->second;
   TypeFacts &facts = it->second;
@@ -86,21 +77,6 @@ const TypeFacts &factsOf(Type type) {
                  toText(facts.info->memorySpace).find("shared_memory") != std::string::npos;
   return facts;
 }
-
-} // namespace
-
-static std::optional<Intervals> computeSubsliceBytes(Operation *slice);
-
-void clearModelCaches() {
-  typeFacts.clear();
-  subsliceCache.clear();
-}
-
-const std::optional<MemDescInfo> &memDescInfo(Type type) { return factsOf(type).info; }
-
-int64_t bytesOf(Type type) { return factsOf(type).bytes; }
-
-bool isSharedMemDesc(Type type) { return factsOf(type).shared; }
 
 int64_t intAttr(Operation *op, StringRef name, int64_t otherwise) {
   if (auto attr = dyn_cast_or_null<IntegerAttr>(op->getAttr(name)))
@@ -126,18 +102,16 @@ Intervals commonBytes(const Range &a, const Range &b) {
 
 bool overlaps(const Range &a, const Range &b) { return !commonBytes(a, b).empty(); }
 
-/// The bytes of its source a ttg.memdesc_subslice covers, relative to the
-/// source; nullopt when not provably less than the whole source.
-std::optional<Intervals> subsliceBytes(Operation *slice) {
-  auto [it, fresh] = subsliceCache.try_emplace(slice);
+const std::optional<Intervals> &ByteModel::subsliceBytes(Operation *slice) {
+  auto [it, fresh] = subslices.try_emplace(slice);
   if (fresh)
     it->second = computeSubsliceBytes(slice);
   return it->second;
 }
 
-static std::optional<Intervals> computeSubsliceBytes(Operation *slice) {
-  const std::optional<MemDescInfo> &source = memDescInfo(slice->getOperand(0).getType());
-  const std::optional<MemDescInfo> &result = memDescInfo(slice->getResult(0).getType());
+std::optional<Intervals> ByteModel::computeSubsliceBytes(Operation *slice) {
+  const std::optional<MemDescInfo> &source = info(slice->getOperand(0).getType());
+  const std::optional<MemDescInfo> &result = info(slice->getResult(0).getType());
   auto offsets = dyn_cast_or_null<DenseI32ArrayAttr>(slice->getAttr("offsets"));
   if (!source || !result || !offsets || offsets.empty() ||
       source->shape.size() != result->shape.size() || !source->encoding)
@@ -156,10 +130,8 @@ static std::optional<Intervals> computeSubsliceBytes(Operation *slice) {
   return Intervals{Interval{row * rowBytes, (row + rows) * rowBytes}};
 }
 
-/// The allocation and bytes a memdesc value views; nullopt when it cannot
-/// be followed to a ttg.local_alloc.
-std::optional<Range> resolveView(Value v, const DenseMap<Value, int64_t> *env) {
-  if (!isSharedMemDesc(v.getType()))
+std::optional<Range> ByteModel::resolveView(Value v, const DenseMap<Value, int64_t> *env) {
+  if (!isShared(v.getType()))
     return std::nullopt;
   // The bytes seen so far, relative to the view `v` now stands for.
   Intervals pieces{Interval{0, bytesOf(v.getType())}};
@@ -227,7 +199,7 @@ std::optional<Range> resolveView(Value v, const DenseMap<Value, int64_t> *env) {
     }
     if (opName == kMemDescSubslice && def->getNumOperands() == 1) {
       Value src = def->getOperand(0);
-      std::optional<Intervals> slice = subsliceBytes(def);
+      const std::optional<Intervals> &slice = subsliceBytes(def);
       if (!slice) // the whole source, conservatively
         pieces = {Interval{0, bytesOf(src.getType())}};
       else if (slice->size() == 1) // contiguous: what was seen, moved

@@ -70,10 +70,6 @@ struct Key {
   bool operator<(const Key &o) const {
     return std::tie(base, index) < std::tie(o.base, o.index);
   }
-  bool matches(const Key &o) const {
-    return base == o.base &&
-           (index == o.index || ((index == kUnknown || o.index == kUnknown) && base));
-  }
 };
 
 enum class Async { None, CpAsync, TmaLoad, Wgmma, TmaStore };
@@ -119,27 +115,43 @@ struct TraceEntry {
 
 // --- bytes and values -------------------------------------------------------
 
-/// A memdesc type's shape, element and layout (getMemDescInfo, kept for
-/// the run: clearModelCaches() at its start and end).
-const std::optional<MemDescInfo> &memDescInfo(Type type);
-void clearModelCaches();
-/// Bytes of one memdesc (all its buffers); 0 for other types.
-int64_t bytesOf(Type type);
-bool isSharedMemDesc(Type type);
 int64_t intAttr(Operation *op, StringRef name, int64_t otherwise);
 
-/// The bytes of its source a ttg.memdesc_subslice covers, relative to the
-/// source; nullopt when not provably less than the whole source.
-std::optional<Intervals> subsliceBytes(Operation *slice);
+/// The byte model (HazardModel.cpp): which bytes of an allocation a view
+/// covers. Keeps what it reads of types and subslices for its lifetime (a
+/// pass run): reading a memdesc type prints it, which at every access was
+/// most of the analysis' time.
+class ByteModel {
+public:
+  /// A memdesc type's shape, element and layout (getMemDescInfo).
+  const std::optional<MemDescInfo> &info(Type type) { return facts(type).info; }
+  /// Bytes of one memdesc (all its buffers); 0 for other types.
+  int64_t bytesOf(Type type) { return facts(type).bytes; }
+  bool isShared(Type type) { return facts(type).shared; }
+  /// The bytes of its source a ttg.memdesc_subslice covers, relative to the
+  /// source; nullopt when not provably less than the whole source.
+  const std::optional<Intervals> &subsliceBytes(Operation *slice);
+  /// The allocation and bytes a memdesc value views; nullopt when it cannot
+  /// be followed to a ttg.local_alloc. Buffer indices are evaluated in `env`
+  /// (null: every index unknown).
+  std::optional<Range> resolveView(Value v, const DenseMap<Value, int64_t> *env);
+
+private:
+  struct TypeFacts {
+    std::optional<MemDescInfo> info;
+    int64_t bytes = 0;
+    bool shared = false;
+  };
+  const TypeFacts &facts(Type type);
+  std::optional<Intervals> computeSubsliceBytes(Operation *slice);
+
+  DenseMap<Type, TypeFacts> types;
+  DenseMap<Operation *, std::optional<Intervals>> subslices;
+};
 
 /// The value of an integer SSA value from constants, `env` and integer
 /// arithmetic; nullopt when not computable.
 std::optional<int64_t> evaluate(Value v, const DenseMap<Value, int64_t> &env, int depth = 0);
-
-/// The allocation and bytes a memdesc value views; nullopt when it cannot
-/// be followed to a ttg.local_alloc. Buffer indices are evaluated in `env`
-/// (null: every index unknown).
-std::optional<Range> resolveView(Value v, const DenseMap<Value, int64_t> *env);
 
 // --- findings (HazardReports.cpp) ------------------------------------------
 
