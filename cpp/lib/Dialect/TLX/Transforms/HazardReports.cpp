@@ -63,13 +63,20 @@ std::string describeBytes(const Range &a, const Range &b) {
   return text;
 }
 
+// A finding's head, at `a`: which access of which buffer touches which of
+// the bytes `other` touches.
+static InFlightDiagnostic emitFinding(const Access &a, const Access &other) {
+  InFlightDiagnostic diag = a.op->emitWarning();
+  diag << "tlx-check-hazards: " << describeAccess(a) << " of " << a.range.buffer
+       << (a.write ? " writes " : " reads ") << describeBytes(a.range, other.range);
+  return diag;
+}
+
 void reportInFlight(const Pending &p, const Access &a, Reported &reported) {
   if (!reported.insert({p.access.op, a.op}).second)
     return;
-  InFlightDiagnostic diag = a.op->emitWarning();
-  diag << "tlx-check-hazards: " << describeAccess(a) << " of " << a.range.buffer
-       << (a.write ? " writes " : " reads ") << describeBytes(a.range, p.access.range)
-       << " while the " << describeAccess(p.access) << " of " << p.access.range.buffer
+  InFlightDiagnostic diag = emitFinding(a, p.access);
+  diag << " while the " << describeAccess(p.access) << " of " << p.access.range.buffer
        << " at " << tlx_alias::describeLocation(p.access.op->getLoc())
        << (p.access.write ? " (writing them)" : " (reading them)")
        << " may still be in flight; order them with " << describeWait(p)
@@ -80,10 +87,8 @@ void reportInFlight(const Pending &p, const Access &a, Reported &reported) {
 void reportUnfenced(const Access &w, const Access &a, Reported &reported) {
   if (!reported.insert({w.op, a.op}).second)
     return;
-  InFlightDiagnostic diag = a.op->emitWarning();
-  diag << "tlx-check-hazards: " << describeAccess(a) << " of " << a.range.buffer
-       << (a.write ? " writes " : " reads ") << describeBytes(a.range, w.range)
-       << " through the async proxy, which the " << describeAccess(w) << " of "
+  InFlightDiagnostic diag = emitFinding(a, w);
+  diag << " through the async proxy, which the " << describeAccess(w) << " of "
        << w.range.buffer << " at " << tlx_alias::describeLocation(w.op->getLoc())
        << " wrote through the generic proxy with no fence between them; add a "
           "ttng.fence_async_shared (fence_async_shared) after the write";
@@ -93,9 +98,8 @@ void reportUnfenced(const Access &w, const Access &a, Reported &reported) {
 void reportAcrossTasks(const Access &a, const Access &b, Reported &reported) {
   if (!reported.insert({a.op, b.op}).second || !reported.insert({b.op, a.op}).second)
     return;
-  InFlightDiagnostic diag = b.op->emitWarning();
-  diag << "tlx-check-hazards: " << describeAccess(b) << " of " << b.range.buffer
-       << (b.write ? " writes " : " reads ") << describeBytes(b.range, a.range) << " which the "
+  InFlightDiagnostic diag = emitFinding(b, a);
+  diag << " which the "
        << describeAccess(a) << " of " << a.range.buffer
        << " in another warp_specialize partition at "
        << tlx_alias::describeLocation(a.op->getLoc()) << (a.write ? " writes" : " reads")
@@ -109,10 +113,8 @@ void reportAcrossTasks(const Access &a, const Access &b, Reported &reported) {
 void reportUnwaitedLoad(const Access &load, const Access &a, Reported &reported) {
   if (!reported.insert({load.op, a.op}).second)
     return;
-  InFlightDiagnostic diag = a.op->emitWarning();
-  diag << "tlx-check-hazards: " << describeAccess(a) << " of " << a.range.buffer
-       << (a.write ? " writes " : " reads ") << describeBytes(a.range, load.range)
-       << " while the " << describeAccess(load) << " of " << load.range.buffer << " at "
+  InFlightDiagnostic diag = emitFinding(a, load);
+  diag << " while the " << describeAccess(load) << " of " << load.range.buffer << " at "
        << tlx_alias::describeLocation(load.op->getLoc())
        << " (writing them) may still be in flight: nothing here follows its barrier's "
           "phase; order them with a ttng.wait_barrier (barrier_wait) for that phase, "
