@@ -7,8 +7,11 @@ The example's default_config should be the best row.
     python benchmarks/attention_configs.py [--out FILE.jsonl]
     python benchmarks/attention_configs.py --only 128:128:3:1:232 128:128:2:2:232 --repeat 3
 
---only D:BLOCK_N:STAGES:Q_BUFFERS:REGISTERS measures just those, causal and
-not, each `--repeat` times in turn (SDPA too), to tell close configs apart.
+--only D:BLOCK_N:STAGES:Q_BUFFERS:REGISTERS[:V_STAGES[:PINGPONG]] measures
+just those (STAGES deep K ring, V_STAGES deep V ring, default STAGES;
+PINGPONG 0 lets the consumers issue without taking turns), causal and not,
+each `--repeat` times in turn (SDPA too), to tell close configs apart;
+--n sets the sequence length (the batch keeps Z * N = 16384 tokens).
 """
 import argparse
 import itertools
@@ -46,6 +49,7 @@ def main():
     parser.add_argument("--out", default=None)
     parser.add_argument("--only", nargs="*", default=None)
     parser.add_argument("--repeat", type=int, default=1)
+    parser.add_argument("--n", type=int, default=N)
     args = parser.parse_args()
     import tlx_alias  # noqa: F401
     import torch
@@ -60,7 +64,7 @@ def main():
             out.flush()
 
     if args.only:
-        return compare_candidates(args.only, args.repeat, report)
+        return compare_candidates(args.only, args.repeat, report, args.n)
     for head_dim in (64, 128, 256):
         torch.manual_seed(0)
         q, k, v = (torch.randn((Z, H, N, head_dim), device="cuda", dtype=torch.float16) for _ in range(3))
@@ -89,28 +93,37 @@ def main():
         torch.cuda.empty_cache()
 
 
-def compare_candidates(only, repeat, report):
+def compare_candidates(only, repeat, report, n=N):
     import torch
     import hopper_flash_attention as fa
     by_dim = {}
     for text in only:
-        d, block_n, stages, q_buffers, registers = (int(x) for x in text.split(":"))
+        fields = [int(x) for x in text.split(":")]
+        d, block_n, stages, q_buffers, registers = fields[:5]
+        v_stages = fields[5] if len(fields) > 5 else stages
+        pingpong = bool(fields[6]) if len(fields) > 6 else True
         by_dim.setdefault(d, []).append(dict(block_n=block_n, stages=stages, q_buffers=q_buffers,
-                                             consumer_registers=registers))
+                                             consumer_registers=registers, v_stages=v_stages, pingpong=pingpong))
+    z = Z * N // n
     for head_dim, candidates in by_dim.items():
         torch.manual_seed(0)
-        q, k, v = (torch.randn((Z, H, N, head_dim), device="cuda", dtype=torch.float16) for _ in range(3))
+        q, k, v = (torch.randn((z, H, n, head_dim), device="cuda", dtype=torch.float16) for _ in range(3))
         for causal in (False, True):
-            flops = 4 * Z * H * N * N * head_dim * (0.5 if causal else 1.0)
+            flops = 4 * z * H * n * n * head_dim * (0.5 if causal else 1.0)
+            ref = torch.nn.functional.scaled_dot_product_attention(q, k, v, is_causal=causal)
+            errors = {}
             for round_ in range(repeat):
                 sdpa_ms, sdpa_tflops = measure(lambda: torch.nn.functional.scaled_dot_product_attention(
                     q, k, v, is_causal=causal), flops)
-                report(dict(D=head_dim, causal=causal, round=round_, name="torch SDPA", ms=sdpa_ms,
+                report(dict(D=head_dim, N=n, causal=causal, round=round_, name="torch SDPA", ms=sdpa_ms,
                             tflops=sdpa_tflops))
-                for config in candidates:
-                    ms, tflops = measure(lambda: fa.attention(q, k, v, causal=causal, **config), flops)
-                    report(dict(D=head_dim, causal=causal, round=round_, name="aliased", **config, ms=ms,
-                                tflops=tflops, sdpa_time_over_ours=sdpa_ms / ms))
+                for i, config in enumerate(candidates):
+                    fn = lambda: fa.attention(q, k, v, causal=causal, **config)  # noqa: E731
+                    if i not in errors:
+                        errors[i] = (fn().float() - ref.float()).abs().max().item()
+                    ms, tflops = measure(fn, flops)
+                    report(dict(D=head_dim, N=n, causal=causal, round=round_, name="aliased", **config, ms=ms,
+                                tflops=tflops, sdpa_time_over_ours=sdpa_ms / ms, max_abs_err=errors[i]))
         del q, k, v
         torch.cuda.empty_cache()
 

@@ -94,29 +94,32 @@ def _online_softmax(qk, m_i, l_i, qk_scale, offs_m, kv_start, BLOCK_N: tl.conste
 
 
 @triton.jit
-def _issue_in_turn(cid: tl.constexpr):
+def _issue_in_turn(cid: tl.constexpr, PINGPONG: tl.constexpr):
     """Ping-pong: consumer 0 issues its wgmma when consumer 1 has issued its
     previous one, and the other way round (named barriers 9 and 10, both
     consumer warp groups: 256 threads)."""
-    if cid == 0:
-        tlx.named_barrier_wait(9, 256)
-    else:
-        tlx.named_barrier_wait(10, 256)
+    if PINGPONG:
+        if cid == 0:
+            tlx.named_barrier_wait(9, 256)
+        else:
+            tlx.named_barrier_wait(10, 256)
 
 
 @triton.jit
-def _issued(cid: tl.constexpr):
-    if cid == 0:
-        tlx.named_barrier_arrive(10, 256)
-    else:
-        tlx.named_barrier_arrive(9, 256)
+def _issued(cid: tl.constexpr, PINGPONG: tl.constexpr):
+    if PINGPONG:
+        if cid == 0:
+            tlx.named_barrier_arrive(10, 256)
+        else:
+            tlx.named_barrier_arrive(9, 256)
 
 
 @triton.jit
 def attn_fwd_kernel(sm_scale, lse_ptr, Z, H, desc_q, desc_k, desc_v, desc_o, N_CTX,
-                    HEAD_DIM: tl.constexpr, BLOCK_M: tl.constexpr, BLOCK_N: tl.constexpr, STAGES: tl.constexpr,
-                    CAUSAL: tl.constexpr, CAUSAL_PAIRS: tl.constexpr, ALIAS: tl.constexpr,
-                    Q_BUFFERS: tl.constexpr = 1, CONSUMER_REGISTERS: tl.constexpr = 232):
+                    HEAD_DIM: tl.constexpr, BLOCK_M: tl.constexpr, BLOCK_N: tl.constexpr, K_STAGES: tl.constexpr,
+                    V_STAGES: tl.constexpr, CAUSAL: tl.constexpr, CAUSAL_PAIRS: tl.constexpr, ALIAS: tl.constexpr,
+                    Q_BUFFERS: tl.constexpr = 1, CONSUMER_REGISTERS: tl.constexpr = 232,
+                    PINGPONG: tl.constexpr = True):
     NUM_MMA_GROUPS: tl.constexpr = 2
     BM_HALF: tl.constexpr = BLOCK_M // NUM_MMA_GROUPS
     dtype: tl.constexpr = tlx.dtype_of(desc_q)
@@ -130,16 +133,16 @@ def attn_fwd_kernel(sm_scale, lse_ptr, Z, H, desc_q, desc_k, desc_v, desc_o, N_C
     else:
         q_tiles = tlx.local_alloc((BM_HALF, HEAD_DIM), dtype, NUM_MMA_GROUPS * Q_BUFFERS)
         o_tiles = tlx.local_alloc((BM_HALF, HEAD_DIM), dtype, NUM_MMA_GROUPS)
-    k_tiles = tlx.local_alloc((BLOCK_N, HEAD_DIM), dtype, STAGES)
-    v_tiles = tlx.local_alloc((BLOCK_N, HEAD_DIM), dtype, STAGES)
+    k_tiles = tlx.local_alloc((BLOCK_N, HEAD_DIM), dtype, K_STAGES)
+    v_tiles = tlx.local_alloc((BLOCK_N, HEAD_DIM), dtype, V_STAGES)
 
     # Q buffer (cid, b) is q_tiles[cid * Q_BUFFERS + b]; tile t of a program uses b = t % Q_BUFFERS.
     q_fulls = tlx.alloc_barriers(num_barriers=NUM_MMA_GROUPS * Q_BUFFERS, arrive_count=1)
     q_empties = tlx.alloc_barriers(num_barriers=NUM_MMA_GROUPS * Q_BUFFERS, arrive_count=1)
-    k_fulls = tlx.alloc_barriers(num_barriers=STAGES, arrive_count=1)
-    k_empties = tlx.alloc_barriers(num_barriers=STAGES, arrive_count=NUM_MMA_GROUPS)
-    v_fulls = tlx.alloc_barriers(num_barriers=STAGES, arrive_count=1)
-    v_empties = tlx.alloc_barriers(num_barriers=STAGES, arrive_count=NUM_MMA_GROUPS)
+    k_fulls = tlx.alloc_barriers(num_barriers=K_STAGES, arrive_count=1)
+    k_empties = tlx.alloc_barriers(num_barriers=K_STAGES, arrive_count=NUM_MMA_GROUPS)
+    v_fulls = tlx.alloc_barriers(num_barriers=V_STAGES, arrive_count=1)
+    v_empties = tlx.alloc_barriers(num_barriers=V_STAGES, arrive_count=NUM_MMA_GROUPS)
 
     num_pid_m = tl.cdiv(N_CTX, BLOCK_M)
     pid = tl.program_id(0)
@@ -161,19 +164,20 @@ def attn_fwd_kernel(sm_scale, lse_ptr, Z, H, desc_q, desc_k, desc_v, desc_o, N_C
                     tlx.async_descriptor_load(desc_q, q_tiles[qb], [row0 + start_m * BLOCK_M + c * BM_HALF, 0],
                                               q_fulls[qb])
                 for kv_start in range(lo, hi, BLOCK_N):
-                    slot, phase = _ring(kv_count, STAGES)
+                    slot, phase = _ring(kv_count, K_STAGES)
                     tlx.barrier_wait(k_empties[slot], phase ^ 1)
                     tlx.barrier_expect_bytes(k_fulls[slot], BLOCK_N * HEAD_DIM * ELEM)
                     tlx.async_descriptor_load(desc_k, k_tiles[slot], [row0 + kv_start, 0], k_fulls[slot])
-                    tlx.barrier_wait(v_empties[slot], phase ^ 1)
-                    tlx.barrier_expect_bytes(v_fulls[slot], BLOCK_N * HEAD_DIM * ELEM)
-                    tlx.async_descriptor_load(desc_v, v_tiles[slot], [row0 + kv_start, 0], v_fulls[slot])
+                    v_slot, v_phase = _ring(kv_count, V_STAGES)
+                    tlx.barrier_wait(v_empties[v_slot], v_phase ^ 1)
+                    tlx.barrier_expect_bytes(v_fulls[v_slot], BLOCK_N * HEAD_DIM * ELEM)
+                    tlx.async_descriptor_load(desc_v, v_tiles[v_slot], [row0 + kv_start, 0], v_fulls[v_slot])
                     kv_count += 1
 
         with tlx.async_task(num_warps=4, registers=CONSUMER_REGISTERS, replicate=NUM_MMA_GROUPS):  # consumers
             cid: tl.constexpr = tlx.async_task_replica_id()
             if cid == 1:
-                _issued(0)  # consumer 0 goes first
+                _issued(0, PINGPONG)  # consumer 0 goes first
             qk_scale = sm_scale * 1.44269504
             kv_count = 0
             for tile_count in range(0, my_tiles):
@@ -191,11 +195,11 @@ def attn_fwd_kernel(sm_scale, lse_ptr, Z, H, desc_q, desc_k, desc_v, desc_o, N_C
                 tlx.barrier_wait(q_fulls[qb], q_phase)
 
                 # block lo: QK^T only
-                slot, phase = _ring(kv_count, STAGES)
+                slot, phase = _ring(kv_count, K_STAGES)
                 tlx.barrier_wait(k_fulls[slot], phase)
-                _issue_in_turn(cid)
+                _issue_in_turn(cid, PINGPONG)
                 qk = tlx.async_dot(q, tlx.local_trans(k_tiles[slot]))
-                _issued(cid)
+                _issued(cid, PINGPONG)
                 qk = tlx.async_dot_wait(0, qk)
                 tlx.barrier_arrive(k_empties[slot])
                 if CAUSAL and lo >= diagonal:
@@ -206,12 +210,12 @@ def attn_fwd_kernel(sm_scale, lse_ptr, Z, H, desc_q, desc_k, desc_v, desc_o, N_C
 
                 # block j: QK^T(j) runs while PV(j - 1) is issued
                 for kv_start in range(lo + BLOCK_N, hi, BLOCK_N):
-                    slot, phase = _ring(kv_count, STAGES)
+                    slot, phase = _ring(kv_count, K_STAGES)
                     tlx.barrier_wait(k_fulls[slot], phase)
-                    _issue_in_turn(cid)
+                    _issue_in_turn(cid, PINGPONG)
                     qk = tlx.async_dot(q, tlx.local_trans(k_tiles[slot]))
-                    _issued(cid)
-                    v_slot, v_phase = _ring(kv_count - 1, STAGES)
+                    _issued(cid, PINGPONG)
+                    v_slot, v_phase = _ring(kv_count - 1, V_STAGES)
                     tlx.barrier_wait(v_fulls[v_slot], v_phase)
                     acc = tlx.async_dot(p.to(dtype), v_tiles[v_slot], acc)
                     qk = tlx.async_dot_wait(1, qk)
@@ -227,7 +231,7 @@ def attn_fwd_kernel(sm_scale, lse_ptr, Z, H, desc_q, desc_k, desc_v, desc_o, N_C
                     kv_count += 1
 
                 # the last block's PV
-                v_slot, v_phase = _ring(kv_count - 1, STAGES)
+                v_slot, v_phase = _ring(kv_count - 1, V_STAGES)
                 tlx.barrier_wait(v_fulls[v_slot], v_phase)
                 acc = tlx.async_dot(p.to(dtype), v_tiles[v_slot], acc)
                 acc = tlx.async_dot_wait(0, acc)
@@ -264,18 +268,21 @@ def default_config(head_dim, alias=True):
     return (64, 2, 1) if alias else (32, 2, 1)
 
 
-def smem_bytes(head_dim, block_n, stages, alias, q_buffers=1, block_m=128, itemsize=2):
+def smem_bytes(head_dim, block_n, stages, alias, q_buffers=1, block_m=128, itemsize=2, v_stages=None):
     q = block_m * head_dim * itemsize
-    return q * (q_buffers if alias else q_buffers + 1) + 2 * stages * block_n * head_dim * itemsize
+    kv_tiles = stages + (v_stages or stages)
+    return q * (q_buffers if alias else q_buffers + 1) + kv_tiles * block_n * head_dim * itemsize
 
 
 def attention(q, k, v, causal=False, sm_scale=None, alias=True, block_n=None, stages=None, q_buffers=None,
-              num_sms=None, return_lse=False, consumer_registers=232):
+              num_sms=None, return_lse=False, consumer_registers=232, v_stages=None, pingpong=True):
     """softmax(Q K^T * sm_scale) V for (batch, heads, N, head_dim) fp16/bf16 tensors on a Hopper GPU.
     block_n, stages, q_buffers default to default_config(head_dim, alias);
+    stages is the K ring's depth and, unless v_stages is given, the V ring's;
     q_buffers=2 double-buffers each consumer's Q (the next tile's Q loads
     during this tile); consumer_registers: per thread of each consumer warp
-    group (setmaxnreg; the producer gets what is left)."""
+    group (setmaxnreg; the producer gets what is left); pingpong=False lets
+    the two consumers issue their wgmmas without taking turns."""
     import torch
     from triton.tools.tensor_descriptor import TensorDescriptor
 
@@ -293,6 +300,7 @@ def attention(q, k, v, causal=False, sm_scale=None, alias=True, block_n=None, st
         raise ValueError(f"attention: the sequence length must be a multiple of {BLOCK_M}, got {N_CTX}")
     default_n, default_stages, default_q = default_config(HEAD_DIM, alias)
     block_n, stages, q_buffers = block_n or default_n, stages or default_stages, q_buffers or default_q
+    v_stages = v_stages or stages
     sm_scale = 1.0 / math.sqrt(HEAD_DIM) if sm_scale is None else sm_scale
     q, k, v = (t.contiguous() for t in (q, k, v))
     o = torch.empty_like(q)
@@ -308,20 +316,22 @@ def attention(q, k, v, causal=False, sm_scale=None, alias=True, block_n=None, st
     work_items = Z * H * (num_pid_m // 2 if causal_pairs else num_pid_m)  # pairs of tiles, or tiles
     attn_fwd_kernel[(min(num_sms, work_items), )](sm_scale, lse, Z, H, desc_q, desc_k, desc_v, desc_o, N_CTX,
                                                    HEAD_DIM=HEAD_DIM, BLOCK_M=BLOCK_M, BLOCK_N=block_n,
-                                                   STAGES=stages, CAUSAL=causal, CAUSAL_PAIRS=causal_pairs,
-                                                   ALIAS=alias, Q_BUFFERS=q_buffers,
-                                                   CONSUMER_REGISTERS=consumer_registers, num_warps=4, num_stages=1)
+                                                   K_STAGES=stages, V_STAGES=v_stages, CAUSAL=causal,
+                                                   CAUSAL_PAIRS=causal_pairs, ALIAS=alias, Q_BUFFERS=q_buffers,
+                                                   CONSUMER_REGISTERS=consumer_registers, PINGPONG=pingpong,
+                                                   num_warps=4, num_stages=1)
     return (o, lse) if return_lse else o
 
 
 def compile_for_sm90(head_dim=128, causal=False, alias=True, block_n=None, stages=None, q_buffers=None,
-                     dtype="fp16"):
+                     dtype="fp16", v_stages=None, pingpong=True):
     """The kernel compiled for sm_90 without a GPU."""
     from triton.backends.compiler import GPUTarget
     default_n, default_stages, default_q = default_config(head_dim, alias)
-    constexprs = dict(HEAD_DIM=head_dim, BLOCK_M=128, BLOCK_N=block_n or default_n, STAGES=stages or default_stages,
-                      CAUSAL=causal, CAUSAL_PAIRS=causal, ALIAS=alias, Q_BUFFERS=q_buffers or default_q,
-                      CONSUMER_REGISTERS=232)
+    stages = stages or default_stages
+    constexprs = dict(HEAD_DIM=head_dim, BLOCK_M=128, BLOCK_N=block_n or default_n, K_STAGES=stages,
+                      V_STAGES=v_stages or stages, CAUSAL=causal, CAUSAL_PAIRS=causal, ALIAS=alias,
+                      Q_BUFFERS=q_buffers or default_q, CONSUMER_REGISTERS=232, PINGPONG=pingpong)
     q_block = f"tensordesc<{dtype}[64, {head_dim}]>"
     kv_block = f"tensordesc<{dtype}[{constexprs['BLOCK_N']}, {head_dim}]>"
     signature = {"sm_scale": "fp32", "lse_ptr": "*fp32", "Z": "i32", "H": "i32", "desc_q": q_block,

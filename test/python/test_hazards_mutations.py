@@ -75,7 +75,7 @@ CLASSES = {
         (RACE, "the same for consumer 1's Q slot"),
         ("default", "tlx.barrier_wait(k_empties[slot], phase ^ 1)", 0):
         (RACE, "the K load refills a slot the consumers' QK^T of its previous round still read"),
-        ("default", "tlx.barrier_wait(v_empties[slot], phase ^ 1)", 0):
+        ("default", "tlx.barrier_wait(v_empties[v_slot], v_phase ^ 1)", 0):
         (RACE, "the V load refills a slot the consumers' PV of its previous round still read"),
         ("partition*", "tlx.barrier_wait(q_fulls[qb], q_phase)", 0):
         (RACE, "QK^T reads Q while its TMA load may still write it"),
