@@ -119,6 +119,8 @@ def providers(side):
                                                every)
         out["tlx_alias aliased, 3 K/V stages, 1 Q buffer"] = (
             lambda q, k, v, c: fa.attention(q, k, v, causal=c, alias=True, q_buffers=1, stages=3), True, (128, ))
+        out["tlx_alias aliased, 3 K and 2 V stages"] = (
+            lambda q, k, v, c: fa.attention(q, k, v, causal=c, alias=True, stages=3, v_stages=2), True, (256, ))
         out["tlx_alias unaliased twin"] = (lambda q, k, v, c: fa.attention(q, k, v, causal=c, alias=False), True,
                                            every)
         out["torch SDPA"] = (lambda q, k, v, c: torch.nn.functional.scaled_dot_product_attention(q, k, v, is_causal=c),

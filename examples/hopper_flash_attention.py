@@ -17,8 +17,11 @@ Shared memory at BLOCK_M = 128 (fp16/bf16; Q and O: BLOCK_M/2 x HEAD_DIM per con
       128       128        3          1            224 KiB            256 KiB  (does not fit)
       256        64        2          1            192 KiB            256 KiB  (does not fit:
                                                                       the twin runs BLOCK_N 32)
+      256        64      3 K, 2 V     1            224 KiB            288 KiB  (does not fit)
 
-The defaults (`default_config`) are the fastest measured on an H200. With
+The K and V rings may differ in depth (`stages`, `v_stages`): K is read a
+block ahead of V. The defaults (`default_config`) are the fastest measured on
+an H200; 3 K / 2 V stages at head dim 256 is a candidate not yet measured. With
 two Q buffers per consumer the next tile's Q loads during this tile and O
 is laid over the current one; the consumer hands a Q buffer back when the
 O store has read it. At head dims 64 and 128 the unaliased twin fits the

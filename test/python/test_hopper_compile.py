@@ -257,6 +257,33 @@ def test_aliased_flash_attention_example():
     assert ptx_count(k, STORE_WAIT + " 0") >= 1  # O read before Q's storage goes back
 
 
+def test_flash_attention_rings_of_their_own_depth(monkeypatch, tmp_path):
+    """At head dim 256 O over Q leaves room for a third K stage beside two V
+    stages (224 KiB of buffers); unaliased it is 288 KiB. The K and V rings
+    keep their own phases, with and without ping-pong, and the hazard
+    analysis finds nothing in either."""
+    sys.path.insert(0, os.path.join(os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__)))),
+                                    "examples"))
+    import hopper_flash_attention as fa
+    from tlx_alias import _hazards, _pipeline
+
+    monkeypatch.setenv("TRITON_CACHE_DIR", str(tmp_path))  # compile afresh: the pass runs
+    monkeypatch.setenv("TLX_ALIAS_HAZARDS", "error")
+    limit = 232448
+    assert fa.smem_bytes(256, 64, 3, True, v_stages=2) == 229376
+    assert fa.smem_bytes(256, 64, 3, False, v_stages=2) > limit
+    for pingpong in (True, False):
+        k = fa.compile_for_sm90(256, causal=True, stages=3, v_stages=2, pingpong=pingpong)
+        assert fa.smem_bytes(256, 64, 3, True, v_stages=2) < k.metadata.shared <= limit
+        ttgir = k.asm["ttgir"]
+        assert "!ttg.memdesc<3x64x256xf16" in ttgir and "!ttg.memdesc<2x64x256xf16" in ttgir
+        assert "memdesc<3x1xi64" in ttgir  # k_fulls, k_empties
+        module, context = _pipeline.parse_module(ttgir)
+        assert _hazards.findings(module, context) == []
+        named = len(re.findall(r"bar\.(?:sync|arrive)\s+%r", k.asm["ptx"]))
+        assert named == (9 if pingpong else 0)  # without ping-pong no consumer waits for the other
+
+
 def _sass(kernel, tmp_path):
     import subprocess
     cuobjdump = os.path.join(os.path.dirname(triton.__file__), "backends", "nvidia", "bin", "cuobjdump")
