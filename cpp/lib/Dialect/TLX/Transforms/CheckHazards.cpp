@@ -135,25 +135,28 @@ private:
     return task->trace.back();
   }
 
-  /// The phase a wait on `key` waits for. A task waits for a barrier's
-  /// phases in order: parity p after phase c is c again or c + 1. A parity
-  /// taken from a round counter (`(k / STAGES) & 1`) names its phase even
-  /// when the task skipped a round.
-  int64_t waitedPhase(const Key &key, Value parity) {
+  /// The phase a wait on `key` waits for (in `entry`). A task waits for a
+  /// barrier's phases in order: parity p after phase c is c again or c + 1
+  /// (after none, c = -1: a fresh barrier's complete phase); such a wait
+  /// keeps its parity, for the cross-task order to resolve it again against
+  /// the phases the task knows complete then. A parity taken from a round
+  /// counter (`(k / STAGES) & 1`) names its phase even when the task skipped
+  /// a round.
+  void waitedPhase(const Key &key, Value parity, TraceEntry &entry) {
     std::optional<int64_t> p = eval(parity);
     auto round = phaseRound(parity, task->env);
     auto [it, first] = task->waited.try_emplace(key, -1);
     int64_t last = it->second, phase;
-    if (round && (first || round->second >= last))
+    if (round && (first || round->second >= last)) {
       phase = round->second;
-    else if (first)
-      phase = p && (*p & 1) ? -1 : 0; // a fresh barrier: phase -1 is complete
-    else if (!p)
+    } else if (!p) {
       phase = last + 1;
-    else
+    } else {
       phase = (last & 1) == (*p & 1) ? last : last + 1;
+      entry.parity = *p & 1;
+    }
     it->second = phase;
-    return phase;
+    entry.phase = phase;
   }
 
   /// False when `pred` is a constant false (the op does nothing).
@@ -301,8 +304,10 @@ private:
                (!p.barrier.known() || !bar->known() || p.barrier.start == bar->start);
       });
       Key key = keyOf(*bar);
-      int64_t phase = op->getNumOperands() >= 2 ? waitedPhase(key, op->getOperand(1)) : 0;
-      mark(TraceEntry::Acquire, key).phase = phase;
+      TraceEntry &entry = mark(TraceEntry::Acquire, key);
+      entry.phase = 0;
+      if (op->getNumOperands() >= 2)
+        waitedPhase(key, op->getOperand(1), entry);
     } else if (name == kArriveBarrier) {
       if (bar && enabled(op, 1))
         mark(TraceEntry::Release, keyOf(*bar)).count = intAttr(op, "count", 1);

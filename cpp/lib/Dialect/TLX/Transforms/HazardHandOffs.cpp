@@ -42,6 +42,7 @@ public:
     pc.assign(tasks.size(), 0);
     snapshot.assign(tasks.size(), -1);
     joinedGeneration.resize(tasks.size());
+    lastKnown.resize(tasks.size());
     for (const TaskTrace &t : tasks) {
       order.inStep.push_back(t.trace->size());
       order.snapshotAt.emplace_back(t.trace->size(), UINT32_MAX);
@@ -75,6 +76,8 @@ private:
   std::vector<size_t> pc;
   std::vector<int64_t> snapshot; // current's index in order.snapshots, -1: stale
   std::vector<std::map<Key, size_t>> joinedGeneration; // named barriers
+  // [task]: per mbarrier, the last phase its own waits and arrivals show complete
+  std::vector<std::map<Key, int64_t>> lastKnown;
 
   static bool isNamed(const Key &key) { return key.base == nullptr; }
 
@@ -196,22 +199,56 @@ private:
       return; // an arrival on an unknown slot pairs with nothing we can name
     Barrier &b = it->second;
     join(b.pending, knownBy(t, i));
+    int64_t phase = b.done.size();
     if (isNamed(e.key)) {
-      joinedGeneration[t][e.key] = b.done.size();
+      joinedGeneration[t][e.key] = phase;
       b.arrived += tasks[t].threads;
     } else {
       b.arrived += e.count;
       b.tx += e.bytes;
     }
+    // An arrival that completes a phase alone (the init count, no bytes)
+    // completes the one after the last its task knows complete (not the
+    // phase it met in this schedule: nothing orders it after the others').
+    bool alone = !isNamed(e.key) && e.count >= b.count && e.bytes == 0;
+    int64_t before = alone ? lastComplete(t, e.key) : kUnknown;
     maybeComplete(it->first, b);
+    if (alone && int64_t(b.done.size()) > phase)
+      lastKnown[t][e.key] = before + 1;
+  }
+
+  /// The last phase of mbarrier `key` task `t` knows complete: from its own
+  /// waits and arrivals, and the waits of others it learned of.
+  int64_t lastComplete(size_t t, const Key &key) const {
+    int64_t last = -1;
+    if (auto slot = order.keySlots.find(key); slot != order.keySlots.end())
+      last = current[t][slot->second];
+    if (auto it = lastKnown[t].find(key); it != lastKnown[t].end())
+      last = std::max(last, it->second);
+    return last;
   }
 
   /// The phase (generation) an acquire waits for; -1: nothing to wait for.
+  /// A wait named by its parity only gets the first phase of that parity
+  /// from the last one its task knows complete (its own waits and arrivals,
+  /// or another task's wait it learned of: a persistent consumer that skips
+  /// the rounds the other consumer takes), as mbarrier.try_wait.parity
+  /// would at the earliest.
   int64_t awaited(size_t t, const TraceEntry &e) const {
-    if (!isNamed(e.key))
-      return e.phase;
+    if (!isNamed(e.key)) {
+      if (e.parity == kUnknown || !order.keySlots.count(e.key))
+        return e.phase;
+      int64_t last = lastComplete(t, e.key);
+      return (last & 1) == e.parity ? last : last + 1;
+    }
     auto it = joinedGeneration[t].find(e.key);
     return it == joinedGeneration[t].end() ? -1 : int64_t(it->second);
+  }
+
+  /// Task `t` is past the acquire `e` of `phase`.
+  void acquired(size_t t, const TraceEntry &e, int64_t phase) {
+    if (!isNamed(e.key))
+      lastKnown[t][e.key] = std::max(lastComplete(t, e.key), phase);
   }
 
   bool acquire(size_t t, const TraceEntry &e) {
@@ -224,11 +261,15 @@ private:
     }
     int64_t phase = awaited(t, e);
     auto it = barriers.find(e.key);
-    if (phase < 0 || it == barriers.end())
+    if (phase < 0 || it == barriers.end()) {
+      if (phase < 0)
+        acquired(t, e, phase);
       return phase < 0; // a barrier nobody arrives on never completes
+    }
     if (int64_t(it->second.done.size()) <= phase)
       return false;
     learn(t, it->second.done[phase]);
+    acquired(t, e, phase);
     return true;
   }
 
@@ -253,18 +294,21 @@ private:
       auto it = barriers.find(e.key);
       if (it == barriers.end()) {
         learn(t, all);
+        acquired(t, e, awaited(t, e));
         ++pc[t];
         return;
       }
       Barrier &b = it->second;
       // Far-off phases (a miscounted wait) are not materialized one by one.
-      int64_t phase = std::min<int64_t>(awaited(t, e), b.done.size());
+      int64_t wanted = awaited(t, e);
+      int64_t phase = std::min<int64_t>(wanted, b.done.size());
       while (int64_t(b.done.size()) <= phase) {
         join(b.pending, all);
         completePhase(it->first, b);
       }
-      if (awaited(t, e) > phase) {
+      if (wanted > phase) {
         learn(t, all);
+        acquired(t, e, wanted);
         ++pc[t];
       }
       return;

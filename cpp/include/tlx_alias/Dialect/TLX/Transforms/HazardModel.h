@@ -108,6 +108,10 @@ struct TraceEntry {
   size_t completeAt = SIZE_MAX; // AccessEntry: where it completed in-task
   std::optional<Key> ownRelease; // TMA loads: the barrier they signal
   int64_t phase = kUnknown;    // Acquire on an mbarrier
+  // Acquire whose phase only its parity names (no round counter): 0 or 1,
+  // resolved again against what the task knows when it runs (a task that
+  // skips rounds other tasks waited for); kUnknown otherwise.
+  int64_t parity = kUnknown;
   int64_t count = 1;           // Release
   int64_t bytes = 0;           // Release (expected) / TMA load (delivered)
   bool pendingInTask = false;  // TMA loads its own task waits for

@@ -203,8 +203,9 @@ def TLXCheckHazards : Pass<"tlx-check-hazards", "mlir::ModuleOp"> {
     `ttng.barrier_expect`) is in and the bytes it expects have landed (the
     TMA loads that signal it); a `ttng.wait_barrier` waits for one phase,
     named from its parity operand (`(k / STAGES) & 1`, or its flip for the
-    round before: the counter gives the round; otherwise a task's waits on
-    a barrier go through its phases in order), and then knows what that
+    round before: the counter gives the round; otherwise the first phase of
+    its parity from the last one the task knows complete, by its own waits
+    or another task's it learned of), and then knows what that
     phase's arrivals knew and that its TMA loads completed. A named barrier
     (`bar.sync`/`bar.arrive` inline asm) completes a generation when its
     thread count has arrived. So a wait on slot s in round r orders round
