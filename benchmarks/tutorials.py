@@ -5,6 +5,7 @@ The tutorials are read from an fbtriton install or unpacked wheel
 (`TLX_TUTORIALS=<dir>`, or the `triton/language/extra/tlx/tutorials` of
 `TLX_PEER_SITE`); nothing of them is stored in this repository.
 """
+import __future__
 import ast
 import importlib.util
 import os
@@ -77,3 +78,35 @@ def load(name, for_tlx_alias=True, kernels_only=False):
     sys.modules[module_name] = module
     spec.loader.exec_module(module)
     return module
+
+
+def autotune_configs(name):
+    """{kernel name: [triton.Config]} the tutorial's @triton.autotune lists,
+    evaluated without a GPU: its imports (no torch), its host functions
+    (undecorated, never called but for the config lists) and the assignments
+    before each kernel that its `configs=` expression reads. The
+    early_config_prune (shape-dependent) is not applied."""
+    tree = ast.parse(source(name))
+    namespace = {}
+    prelude = []
+    result = {}
+    for node in tree.body:
+        if isinstance(node, (ast.Import, ast.ImportFrom)):
+            if not any(a.name in ("torch", "pytest") for a in node.names):
+                prelude.append(node)
+        elif isinstance(node, ast.FunctionDef):
+            autotune = [d for d in node.decorator_list
+                        if isinstance(d, ast.Call) and ast.unparse(d.func).endswith("autotune")]
+            if not any("jit" in ast.unparse(d) for d in node.decorator_list):
+                node.decorator_list = []
+                prelude.append(node)
+            for decorator in autotune:
+                configs = next(kw.value for kw in decorator.keywords if kw.arg == "configs")
+                names = {n.id for n in ast.walk(configs) if isinstance(n, ast.Name)}
+                needed = [s for s in tree.body[:tree.body.index(node)] if isinstance(s, ast.Assign) and any(
+                    isinstance(t, ast.Name) and t.id in names for t in s.targets)]
+                code = ast.Module(body=prelude + needed, type_ignores=[])
+                # Annotations stay unevaluated (they name torch).
+                exec(compile(code, f"<{name} configs>", "exec", flags=__future__.annotations.compiler_flag), namespace)
+                result[node.name] = eval(compile(ast.Expression(configs), f"<{name} configs>", "eval"), namespace)
+    return result
