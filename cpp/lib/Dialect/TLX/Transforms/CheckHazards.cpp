@@ -60,6 +60,11 @@ public:
         for (int64_t sample : kSampleArguments) {
           Task task;
           task.region = &op->getRegion(0);
+          task.alone = !op->walk([](Operation *inner) {
+                            return isOpNamed(inner, ttg_names::kWarpSpecialize)
+                                       ? WalkResult::interrupt()
+                                       : WalkResult::advance();
+                          }).wasInterrupted();
           DenseMap<Value, int64_t> env;
           for (BlockArgument arg : op->getRegion(0).getArguments())
             if (arg.getType().isInteger(32) || arg.getType().isInteger(64))
@@ -79,6 +84,7 @@ private:
     llvm::DenseSet<Operation *> waitedAllocs;
     std::map<Key, int64_t> waited; // the last phase waited for, per barrier
     int64_t threads = 128;
+    bool alone = false; // a kernel without warp_specialize
   };
 
   ModuleOp module;
@@ -195,7 +201,10 @@ private:
   /// Accesses to shared memory, synchronous or not.
   bool runMemoryOp(Operation *op, State &state) {
     StringRef name = op->getName().getStringRef();
-    if (name == ttg_names::kLocalLoad && op->getNumOperands() >= 1) {
+    if (name == ttg_names::kLocalAlloc && op->getNumOperands() >= 1) {
+      // Initialized from registers: a generic-proxy write (triton's buffers).
+      memAccess(op, op->getResult(0), true, Async::None, state);
+    } else if (name == ttg_names::kLocalLoad && op->getNumOperands() >= 1) {
       memAccess(op, op->getOperand(0), false, Async::None, state);
     } else if (name == ttg_names::kLocalStore && op->getNumOperands() >= 2) {
       memAccess(op, op->getOperand(1), true, Async::None, state);
@@ -250,8 +259,9 @@ private:
     if (barrier)
       entry.ownRelease = keyOf(*barrier);
     // A load whose barrier this task never waits on is handed to another
-    // task: ordered through barrier phases, not here.
-    if (barrier && task->waitedAllocs.contains(barrier->alloc)) {
+    // task: ordered through barrier phases, not here (unless there is none:
+    // then it is in flight until the end).
+    if (barrier && (task->waitedAllocs.contains(barrier->alloc) || task->alone)) {
       entry.pendingInTask = true;
       addPending(*a, state, 0, *barrier);
     }
@@ -501,6 +511,10 @@ private:
     task = &t;
     if (!t.region->empty())
       runBlock(t.region->front(), t.state);
+    // A bulk copy must finish reading before the CTA exits.
+    for (const Pending &p : t.state.pending)
+      if (p.access.async == Async::TmaStore)
+        reportPendingAtEnd(p, reported);
     task = saved;
   }
 

@@ -8,6 +8,7 @@
 
 #include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/IR/BuiltinAttributes.h"
+#include "mlir/Interfaces/FunctionInterfaces.h"
 
 namespace mlir::triton::tlx::hazards {
 
@@ -167,6 +168,8 @@ std::optional<Range> ByteModel::resolveView(Value v, const DenseMap<Value, int64
     if (opName == ttg_names::kLocalAlloc) {
       if (name.empty())
         name = tlx_alias::locationName(def->getLoc());
+      if (def->getNumOperands() >= 1)
+        return stagingRange(def, name);
       Range range;
       range.alloc = def;
       range.allocSize = bytesOf(v.getType());
@@ -221,6 +224,34 @@ std::optional<Range> ByteModel::resolveView(Value v, const DenseMap<Value, int64
     return std::nullopt;
   }
   return std::nullopt;
+}
+
+/// The task region `op` runs in: a warp_specialize region or the function.
+static Region *taskRegion(Operation *op) {
+  Region *region = op->getParentRegion();
+  while (region && region->getParentOp()) {
+    Operation *parent = region->getParentOp();
+    if (isa<FunctionOpInterface>(parent) || isOpNamed(parent, ttg_names::kWarpSpecialize) ||
+        isOpNamed(parent, ttg_names::kWarpSpecializePartitions))
+      break;
+    region = parent->getParentRegion();
+  }
+  return region;
+}
+
+Range ByteModel::stagingRange(Operation *alloc, const std::string &name) {
+  // An initialized local_alloc is triton's own buffer (a descriptor store's
+  // staging copy, a dot operand). Triton places it after TTGIR, ending its
+  // lifetime at its last use, not when an asynchronous read of it completes:
+  // such buffers of one task may share bytes (a GEMM's two C halves do), so
+  // they are one allocation here, at unknown offsets.
+  Region *region = taskRegion(alloc);
+  auto [it, fresh] = stagingRoots.try_emplace(region, alloc);
+  Range range;
+  range.alloc = it->second;
+  range.allocSize = range.size = bytesOf(alloc->getResult(0).getType());
+  range.buffer = (name.empty() ? std::string("buffer") : name) + " (triton's staging buffer)";
+  return range;
 }
 
 } // namespace mlir::triton::tlx::hazards

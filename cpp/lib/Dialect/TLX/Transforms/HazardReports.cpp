@@ -15,6 +15,8 @@ std::string describeAccess(const Access &a) {
     return "local_load";
   if (name == ttg_names::kLocalStore)
     return "local_store";
+  if (name == ttg_names::kLocalAlloc)
+    return "local_alloc (a tensor copied into shared memory)";
   if (name == ttg_names::kAsyncCopy)
     return "cp.async copy (async_load)";
   if (name == ttg_names::kTmaLoad)
@@ -44,7 +46,9 @@ std::string describeWait(const Pending &p) {
 
 std::string describeBytes(const Range &a, const Range &b) {
   std::string allocName = tlx_alias::locationName(a.alloc->getLoc());
-  if (allocName.empty())
+  if (a.alloc->getNumOperands() >= 1) // ByteModel::stagingRange
+    allocName = "triton's staging buffers of this task (placed after TTGIR; they may share bytes)";
+  else if (allocName.empty())
     allocName = "allocation at " + tlx_alias::describeLocation(a.alloc->getLoc());
   std::string text = "bytes ";
   Intervals common = commonBytes(a, b);
@@ -120,6 +124,16 @@ void reportUnwaitedLoad(const Access &load, const Access &a, Reported &reported)
           "phase; order them with a ttng.wait_barrier (barrier_wait) for that phase, "
           "here or in a task that hands the slot back";
   diag.attachNote(load.op->getLoc()) << "the " << describeAccess(load) << " still in flight";
+}
+
+void reportPendingAtEnd(const Pending &p, Reported &reported) {
+  if (!reported.insert({p.access.op, nullptr}).second)
+    return;
+  InFlightDiagnostic diag = p.access.op->emitWarning();
+  diag << "tlx-check-hazards: " << describeAccess(p.access) << " of " << p.access.range.buffer
+       << " may still read it when its task ends and the CTA's shared memory is freed (a "
+          "new CTA's data may land there first); wait for it with "
+       << describeWait(p) << " before the end";
 }
 
 } // namespace mlir::triton::tlx::hazards

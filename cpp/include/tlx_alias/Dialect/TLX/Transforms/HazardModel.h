@@ -148,9 +148,12 @@ private:
   };
   const TypeFacts &facts(Type type);
   std::optional<Intervals> computeSubsliceBytes(Operation *slice);
+  /// An initialized local_alloc (triton's): one allocation per task.
+  Range stagingRange(Operation *alloc, const std::string &name);
 
   DenseMap<Type, TypeFacts> types;
   DenseMap<Operation *, std::optional<Intervals>> subslices;
+  DenseMap<Region *, Operation *> stagingRoots; // task region -> its first
 };
 
 /// The value of an integer SSA value from constants, `env` and integer
@@ -173,6 +176,8 @@ void reportUnfenced(const Access &w, const Access &a, Reported &reported);
 void reportInFlight(const Pending &p, const Access &a, Reported &reported);
 /// Accesses `a` and `b` of two partitions that no hand-off orders.
 void reportAcrossTasks(const Access &a, const Access &b, Reported &reported);
+/// A TMA store still reading shared memory when its task ends.
+void reportPendingAtEnd(const Pending &p, Reported &reported);
 /// A later access `a` of the task that issued a TMA load it never waits for
 /// (it hands the load to another task) that nothing orders after the load.
 void reportUnwaitedLoad(const Access &load, const Access &a, Reported &reported);

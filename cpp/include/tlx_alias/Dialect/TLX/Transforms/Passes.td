@@ -195,7 +195,13 @@ def TLXCheckHazards : Pass<"tlx-check-hazards", "mlir::ModuleOp"> {
     while it is in flight (one of the two writing) is a hazard. So is a TMA
     copy or wgmma operand (the async proxy) on bytes a `ttg.local_store`
     (the generic proxy) of the same task wrote with no
-    `ttng.fence_async_shared` since.
+    `ttng.fence_async_shared` since, and a TMA store still in flight when
+    its task ends. An initialized `ttg.local_alloc` (triton's own buffer: a
+    tensor-descriptor store's staging copy) is a generic-proxy write;
+    triton places these after TTGIR, ending each one's lifetime at its last
+    use, so those of one task are taken to share bytes. In a kernel without
+    `ttg.warp_specialize`, a TMA load is in flight until a wait on its
+    barrier (no other task can take it over).
 
     The partitions of a `ttg.warp_specialize` are ordered phase by phase:
     their traces run against each other as the hardware would. An mbarrier
