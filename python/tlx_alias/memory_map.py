@@ -43,6 +43,17 @@ def _table(header, rows):
     return lines
 
 
+def _size(spec):
+    """'49152 bytes', or for tensor memory '96 columns (128 allocated), 49152
+    bytes': its allocation is a power of two of at least 32 columns."""
+    if spec["storage"] != "tmem":
+        return f"{spec['size']} bytes"
+    unit = spec["unit_bytes"]
+    columns, allocated = spec["size"] // unit, spec.get("allocated_size", spec["size"]) // unit
+    rounded = f" ({allocated} allocated)" if allocated != columns else ""
+    return f"{columns} columns{rounded}, {spec['size']} bytes"
+
+
 def format_memory_map(kernel):
     """The memory map as text: per spec, a line and a table with one row per
     buffer (named as in the kernel, with its line). "" for a kernel without
@@ -50,8 +61,8 @@ def format_memory_map(kernel):
     lines = []
     for spec in memory_map(kernel):
         name = f"'{spec['name']}' " if spec.get("name") else ""
-        lines.append(f"storage_alias_spec {name}in {spec['function']} ({spec['storage']}, "
-                     f"{spec['size']} bytes{', explicit' if spec['explicit_size'] else ''}, "
+        lines.append(f"storage_alias_spec {name}in {spec['function']} ({spec['storage']}, {_size(spec)}"
+                     f"{', explicit' if spec['explicit_size'] else ''}, "
                      f"aligned {spec['alignment']}) at {_where(spec['location'])}")
         rows = []
         for view in spec["views"]:

@@ -75,6 +75,22 @@ def test_packed_views_show_their_slots_and_subtiles():
                                             "swizzled_shared"]
 
 
+def test_tensor_memory_spec_shows_its_columns_and_allocation():
+    """A tmem spec's header counts columns, and the power of two of at least
+    32 that its allocation takes when that differs."""
+    view = {"name": "acc", "offset": 0, "bytes_between_buffers": 49152, "buffer_bytes": 49152, "num_buffers": 1,
+            "expanded_shape": [1, 128, 96], "slot_bytes": 0, "subtiles": [], "location": "k.py:3:4",
+            "type": "!ttg.memdesc<1x128x96xf32, #ttng.tensor_memory_encoding<blockM = 128, blockN = 96>>"}
+    spec = {"name": "spec", "function": "k", "storage": "tmem", "size": 96 * 512, "allocated_size": 128 * 512,
+            "unit_bytes": 512, "explicit_size": False, "alignment": 512, "location": "k.py:2:4", "views": [view]}
+    header = format_memory_map({"tlx_memory_map": json.dumps([spec])}).splitlines()[0]
+    assert header == ("storage_alias_spec 'spec' in k (tmem, 96 columns (128 allocated), 49152 bytes, "
+                      "aligned 512) at k.py:2")
+    spec.update(size=128 * 512)
+    header = format_memory_map({"tlx_memory_map": json.dumps([spec])}).splitlines()[0]
+    assert "(tmem, 128 columns, 65536 bytes," in header
+
+
 @triton.jit
 def legacy_only_kernel(out_ptr):
     a = tlx.local_alloc((64, 64), tl.float32, 2)

@@ -71,6 +71,8 @@ def tlx_columns(t, tmp_path):
     (spec, ) = [json.loads(line) for line in path.read_text().splitlines()]
     assert spec["unit_bytes"] == 512
     offsets = allocate(module, context)
+    # The map's allocated size is the allocation triton's allocator sees.
+    assert spec["allocated_size"] // 512 == offsets[1]
     return spec["size"] // 512, spec["views"][0]["buffer_bytes"] // 512, offsets[1]
 
 

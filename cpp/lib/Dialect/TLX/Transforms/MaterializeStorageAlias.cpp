@@ -55,7 +55,8 @@ static std::string functionName(Operation *op) {
 }
 
 // One JSON object per spec, from the numbers the layout engine used, in
-// bytes (a tensor-memory column counts 512), with the columns for tmem.
+// bytes (a tensor-memory column counts 512): "size" is what the spec's
+// buffers need, "allocated_size" what its one allocation takes.
 static void writeMemoryMapEntry(llvm::raw_ostream &os, SpecPlan &plan,
                                 ArrayRef<std::pair<const AllocInfo *, ViewLayout>> views) {
   int64_t unit = plan.unitBytes();
@@ -63,7 +64,9 @@ static void writeMemoryMapEntry(llvm::raw_ostream &os, SpecPlan &plan,
      << ", \"name\": " << jsonString(tlx_alias::locationName(plan.spec.getLoc()))
      << ", \"location\": " << jsonString(locationText(plan.spec.getLoc()))
      << ", \"storage\": " << jsonString(stringifyEnum(plan.storage))
-     << ", \"size\": " << plan.sizeUnits * unit << ", \"alignment\": " << plan.alignment * unit
+     << ", \"size\": " << plan.sizeUnits * unit
+     // tcgen05.alloc hands out powers of two of at least 32 columns.
+     << ", \"allocated_size\": " << plan.allocatedUnits() * unit << ", \"alignment\": " << plan.alignment * unit
      << ", \"unit_bytes\": " << unit << ", \"explicit_size\": " << (plan.spec.getBufferSizeBytes() ? "true" : "false")
      << ", \"views\": [";
   for (auto [i, entry] : llvm::enumerate(views)) {
