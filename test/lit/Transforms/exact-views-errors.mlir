@@ -65,3 +65,22 @@ module attributes {"ttg.num-warps" = 4 : i32, "ttg.num-ctas" = 1 : i32, "ttg.thr
     tt.return
   }
 }
+
+// -----
+
+#shared = #ttg.swizzled_shared<{vec = 1, perPhase = 1, maxPhase = 1, order = [1, 0]}>
+#blocked = #ttg.blocked<{sizePerThread = [1, 4], threadsPerWarp = [4, 8], warpsPerCTA = [4, 1], order = [1, 0]}>
+#smem = #ttg.shared_memory
+module attributes {"ttg.num-warps" = 4 : i32, "ttg.num-ctas" = 1 : i32, "ttg.threads-per-warp" = 32 : i32, ttg.target = "cuda:90"} {
+  // A rank-2 root that its alias outgrows is widened along its first
+  // dimension like every view; its whole-tile load cannot follow, and the
+  // error says so (not set_buffer_overlap's message: there is no spec).
+  tt.func @rank2_root_loaded_beside_a_larger_alias(%i: i32) -> tensor<64x64xf32, #blocked> {
+    %a = ttg.local_alloc : () -> !ttg.memdesc<64x64xf32, #shared, #smem, mutable>
+    %b = tlx.local_alias %a : !ttg.memdesc<64x64xf32, #shared, #smem, mutable> -> !ttg.memdesc<2x64x64xf32, #shared, #smem, mutable>
+    %v = ttg.memdesc_index %b[%i] : !ttg.memdesc<2x64x64xf32, #shared, #smem, mutable> -> !ttg.memdesc<64x64xf32, #shared, #smem, mutable>
+    // expected-error @below {{'ttg.local_load' op uses a tlx.local_alias view, or its root, that exact views widen to the whole storage (offset 0, 256 bytes between buffers, as !ttg.memdesc<128x64xf32, #ttg.swizzled_shared<{vec = 1, perPhase = 1, maxPhase = 1, order = [1, 0]}>, #ttg.shared_memory, mutable>); only ttg.memdesc_index, ttg.memdesc_reinterpret, tlx.local_alias and control flow may use it: give it a leading buffer dimension (e.g. 1x64x64 for 64x64) and index it}}
+    %x = ttg.local_load %a : !ttg.memdesc<64x64xf32, #shared, #smem, mutable> -> tensor<64x64xf32, #blocked>
+    tt.return %x : tensor<64x64xf32, #blocked>
+  }
+}

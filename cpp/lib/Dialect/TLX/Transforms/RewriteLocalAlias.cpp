@@ -155,7 +155,11 @@ LogicalResult rewriteRoot(RootViews &group, bool exactViews) {
     llvm::erase_if(widened, [&](const PaddedView &view) { return view.alias == asRoot; });
     asRoot.getDefiningOp()->erase();
   }
-  return rewritePaddedAccesses(widened);
+  // Views are widened along their first dimension, taken as buffers; a use
+  // of the whole (e.g. a rank-2 root loaded as one tile) cannot follow.
+  return rewritePaddedAccesses(
+      widened, "a tlx.local_alias view, or its root, that exact views widen to the whole storage",
+      ": give it a leading buffer dimension (e.g. 1x64x64 for 64x64) and index it");
 }
 
 struct TLXRewriteLocalAliasPass

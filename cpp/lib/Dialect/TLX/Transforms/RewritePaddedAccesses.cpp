@@ -33,6 +33,8 @@ std::string describe(const ViewLayout &layout) {
 
 class AccessRewriter {
 public:
+  AccessRewriter(StringRef what, StringRef hint) : what(what), hint(hint) {}
+
   LogicalResult run(ArrayRef<PaddedView> views) {
     for (const PaddedView &view : views)
       if (failed(assign(view.alias, view.layout)))
@@ -51,6 +53,7 @@ public:
   }
 
 private:
+  StringRef what, hint; // the views, as errors name them, and what to do instead
   llvm::MapVector<Value, ViewLayout> layouts;
   SmallVector<Value> worklist;
   SmallVector<Operation *> indexOps;
@@ -152,11 +155,10 @@ private:
   }
 
   LogicalResult unsupported(Operation *user, const ViewLayout &layout) {
-    return user->emitOpError("uses a storage alias view whose buffers were "
-                             "placed by set_buffer_overlap (")
-           << describe(layout)
+    return user->emitOpError("uses ") << what << " (" << describe(layout)
            << "); only ttg.memdesc_index, ttg.memdesc_reinterpret, "
-              "tlx.local_alias and control flow may use it";
+              "tlx.local_alias and control flow may use it"
+           << hint;
   }
 
   // The values flowing into a value that several paths may define.
@@ -221,9 +223,7 @@ private:
         auto it = layouts.find(incoming);
         if (it == layouts.end())
           return emitError(value.getLoc())
-                 << "merges a storage alias view whose buffers were placed by "
-                    "set_buffer_overlap ("
-                 << describe(layout)
+                 << "merges " << what << " (" << describe(layout)
                  << ") with a value that is not that view; both must be the "
                     "same kind of view to be indexed alike";
         if (!(it->second == layout))
@@ -280,8 +280,8 @@ private:
 
 } // namespace
 
-LogicalResult rewritePaddedAccesses(ArrayRef<PaddedView> views) {
-  return AccessRewriter().run(views);
+LogicalResult rewritePaddedAccesses(ArrayRef<PaddedView> views, StringRef what, StringRef hint) {
+  return AccessRewriter(what, hint).run(views);
 }
 
 } // namespace mlir::triton::tlx

@@ -171,7 +171,11 @@ LogicalResult materializeStorageAliases(MutableArrayRef<SpecPlan> plans,
                                         SmallVectorImpl<PaddedView> &views,
                                         llvm::raw_ostream *memoryMap = nullptr);
 // Step 4: retypes the views along their uses and rewrites buffer indices.
-LogicalResult rewritePaddedAccesses(ArrayRef<PaddedView> views);
+// Errors name the views `what` and end with `hint`.
+LogicalResult rewritePaddedAccesses(
+    ArrayRef<PaddedView> views,
+    StringRef what = "a storage alias view whose buffers were placed by set_buffer_overlap",
+    StringRef hint = "");
 
 } // namespace mlir::triton::tlx
 
