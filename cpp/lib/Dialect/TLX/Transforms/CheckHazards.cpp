@@ -289,6 +289,7 @@ private:
       });
     } else if (name == ttg_names::kFenceAsyncShared) {
       state.unfenced.clear(); // generic writes now visible to the async proxy
+      mark(TraceEntry::Fence, Key{}).completeAt = task->trace.size() - 1;
     } else if (name == ttg_names::kWarpGroupDotWait) {
       int64_t limit = state.wgmmas - intAttr(op, "pendings", 0);
       complete(state, [&](const Pending &p) {
@@ -550,7 +551,9 @@ private:
     for (const Race &race : findRaces(traces, order)) {
       const Access &a = tasks[race.taskA]->trace[race.entryA].access;
       const Access &b = tasks[race.taskB]->trace[race.entryB].access;
-      if (race.taskA == race.taskB)
+      if (race.unfenced)
+        reportUnfencedAcrossTasks(a, b, reported);
+      else if (race.taskA == race.taskB)
         reportUnwaitedLoad(a, b, reported);
       else
         reportAcrossTasks(a, b, reported);

@@ -169,16 +169,23 @@ private:
       return true;
     case TraceEntry::Acquire:
       return acquire(t, e);
+    case TraceEntry::Fence:
+      noteSnapshot(t, i); // for proxy fences across tasks
+      return true;
     }
     return true;
   }
 
-  void access(size_t t, size_t i, const TraceEntry &e) {
+  void noteSnapshot(size_t t, size_t i) {
     if (snapshot[t] < 0) {
       snapshot[t] = order.snapshots.size();
       order.snapshots.push_back(current[t]);
     }
     order.snapshotAt[t][i] = snapshot[t];
+  }
+
+  void access(size_t t, size_t i, const TraceEntry &e) {
+    noteSnapshot(t, i);
     if (e.access.async != Async::TmaLoad || !e.ownRelease)
       return;
     auto it = barriers.find(*e.ownRelease);

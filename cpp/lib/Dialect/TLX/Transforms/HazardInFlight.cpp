@@ -7,14 +7,13 @@
 
 namespace mlir::triton::tlx::hazards {
 
-namespace {
-
-/// Reads and writes through the async proxy: TMA copies and wgmma operands
-/// (shared-memory operands of a synchronous wgmma too).
+// Shared-memory operands of a synchronous wgmma too.
 bool isAsyncProxy(const Access &a) {
   return a.async == Async::TmaLoad || a.async == Async::TmaStore || a.async == Async::Wgmma ||
          (!a.write && isOpNamed(a.op, ttg_names::kWarpGroupDot));
 }
+
+namespace {
 
 /// Writes through the generic proxy: stores from registers.
 bool isGenericWrite(const Access &a) { return a.write && a.async == Async::None; }

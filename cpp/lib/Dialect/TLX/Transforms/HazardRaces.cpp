@@ -51,15 +51,30 @@ std::vector<Race> findRaces(const std::vector<TaskTrace> &tasks, const TaskOrder
     items.push_back(itemsOf(task, t, order));
   std::vector<Race> races;
   llvm::DenseSet<std::pair<Operation *, Operation *>> found;
+  std::vector<std::vector<size_t>> fences = collectFences(tasks);
+  // Ordered across tasks, a generic write before an async-proxy access still
+  // needs a proxy fence on the way (HazardProxyFences.cpp).
+  auto checkFence = [&](size_t a, const Item &x, size_t b, const Item &y) {
+    if (a == b || !needsProxyFence(*x.access, *y.access) ||
+        fencedBetween(a, x.entry, b, y.entry, tasks, order, fences))
+      return;
+    found.insert({x.access->op, y.access->op});
+    found.insert({y.access->op, x.access->op});
+    races.push_back({a, x.entry, b, y.entry, /*unfenced=*/true});
+  };
   auto consider = [&](size_t a, const Item &x, size_t b, const Item &y) {
     if (!mayConflict(x, y) || found.contains({x.access->op, y.access->op}))
       return;
-    if (order.completesBefore(a, x.entry, b, y.entry, tasks))
+    if (order.completesBefore(a, x.entry, b, y.entry, tasks)) {
+      checkFence(a, x, b, y);
       return;
+    }
     // Within a task only the handed-off load can be late (the rest is the
     // in-task check's, or membar's).
-    if (a != b && order.completesBefore(b, y.entry, a, x.entry, tasks))
+    if (a != b && order.completesBefore(b, y.entry, a, x.entry, tasks)) {
+      checkFence(b, y, a, x);
       return;
+    }
     found.insert({x.access->op, y.access->op});
     races.push_back({a, x.entry, b, y.entry});
   };

@@ -114,6 +114,19 @@ void reportAcrossTasks(const Access &a, const Access &b, Reported &reported) {
   diag.attachNote(a.op->getLoc()) << "the " << describeAccess(a) << " in the other partition";
 }
 
+void reportUnfencedAcrossTasks(const Access &w, const Access &a, Reported &reported) {
+  if (!reported.insert({w.op, a.op}).second)
+    return;
+  InFlightDiagnostic diag = emitFinding(a, w);
+  diag << " through the async proxy, which the " << describeAccess(w) << " of " << w.range.buffer
+       << " in another warp_specialize partition at "
+       << tlx_alias::describeLocation(w.op->getLoc())
+       << " wrote through the generic proxy; the hand-off orders them, but no "
+          "ttng.fence_async_shared (fence_async_shared) lies between them: add one after the "
+          "write (before the arrive) in the writing partition, or after the wait in this one";
+  diag.attachNote(w.op->getLoc()) << "the " << describeAccess(w) << " not fenced";
+}
+
 void reportUnwaitedLoad(const Access &load, const Access &a, Reported &reported) {
   if (!reported.insert({load.op, a.op}).second)
     return;

@@ -100,9 +100,10 @@ struct State {
 /// sync waiting for the generation its own arrival joined. Release: `count`
 /// arrivals on an mbarrier (`bytes` of transactions expected, for
 /// barrier_expect), or a named-barrier arrival where `count` is the
-/// barrier's thread count (kUnknown: every task using it).
+/// barrier's thread count (kUnknown: every task using it). Fence: a
+/// fence_async_shared (completeAt: itself), for proxy fences across tasks.
 struct TraceEntry {
-  enum Kind { AccessEntry, Acquire, Release } kind;
+  enum Kind { AccessEntry, Acquire, Release, Fence } kind;
   Access access;               // AccessEntry
   Key key;                     // Acquire / Release
   size_t completeAt = SIZE_MAX; // AccessEntry: where it completed in-task
@@ -178,12 +179,18 @@ void reportInFlight(const Pending &p, const Access &a, Reported &reported);
 void reportAcrossTasks(const Access &a, const Access &b, Reported &reported);
 /// A TMA store still reading shared memory when its task ends.
 void reportPendingAtEnd(const Pending &p, Reported &reported);
+/// The async-proxy access `a` of one partition touches bytes that the
+/// generic-proxy write `w` of another wrote, ordered before it by a hand-off
+/// with no fence_async_shared on the way.
+void reportUnfencedAcrossTasks(const Access &w, const Access &a, Reported &reported);
 /// A later access `a` of the task that issued a TMA load it never waits for
 /// (it hands the load to another task) that nothing orders after the load.
 void reportUnwaitedLoad(const Access &load, const Access &a, Reported &reported);
 
 // --- what a task has in flight (HazardInFlight.cpp) --------------------------
 
+/// Reads and writes through the async proxy: TMA copies and wgmma operands.
+bool isAsyncProxy(const Access &a);
 /// Reports `a` against its task's pending accesses (one of the two writing)
 /// and, through the async proxy, against its unfenced generic writes; notes
 /// `a` if it is one of those.
@@ -244,8 +251,21 @@ TaskOrder orderTasks(const std::vector<TaskTrace> &tasks,
 /// of ops.
 struct Race {
   size_t taskA, entryA, taskB, entryB;
+  bool unfenced = false; // ordered, but A's generic write is not fenced for B
 };
 std::vector<Race> findRaces(const std::vector<TaskTrace> &tasks, const TaskOrder &order);
+
+// --- proxy fences across tasks (HazardProxyFences.cpp) ----------------------
+
+/// Whether `w` is a generic-proxy write (a store from registers, or a
+/// cp.async copy) and `a` an async-proxy access (TMA copy, wgmma operand).
+bool needsProxyFence(const Access &w, const Access &a);
+/// The fence_async_shared entries of each task, in trace order.
+std::vector<std::vector<size_t>> collectFences(const std::vector<TaskTrace> &tasks);
+/// Whether some task's fence follows entry `x` of task `a` (complete) and
+/// precedes entry `y` of task `b` in the happens-before order.
+bool fencedBetween(size_t a, size_t x, size_t b, size_t y, const std::vector<TaskTrace> &tasks,
+                   const TaskOrder &order, const std::vector<std::vector<size_t>> &fences);
 
 } // namespace mlir::triton::tlx::hazards
 
