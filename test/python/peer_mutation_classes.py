@@ -10,7 +10,7 @@ tutorials' tiles; "staging copy" is the shared-memory copy triton makes for
 a tensor-descriptor store (`desc.store`): an initialized local_alloc, fenced,
 stored by TMA and waited for (the two C halves of one partition get the same
 bytes from triton's allocator)."""
-RACE, HANG, BENIGN = "race", "hang", "benign"
+from mutation_tally import BENIGN, HANG, RACE
 
 ARRIVE_HANGS = "its waiter never sees the phase complete: a hang, not a race"
 BOTH_ARRIVE = "the barrier counts both consumers' arrivals: with one missing its phase never completes (a hang)"

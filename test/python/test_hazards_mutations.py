@@ -25,13 +25,14 @@ import sys
 
 import pytest
 
+from mutation_tally import BENIGN, HANG, RACE, UNCLASSIFIED, Tally
+
 EXAMPLES = os.path.join(os.path.dirname(__file__), "..", "..", "examples")
 sys.path.insert(0, EXAMPLES)
 
 SYNC = re.compile(r"^\s*(?:%\S+ = )?(ttng\.wait_barrier|ttng\.arrive_barrier|ttg\.async_wait|"
                   r"ttng\.warp_group_dot_wait|ttng\.async_tma_store_wait|ttng\.fence_async_shared)\b")
 
-RACE, HANG, BENIGN = "race", "hang", "benign"
 ARRIVE_HANGS = "its waiter never sees the phase complete: a hang, not a race"
 UNFENCED = ("the TMA store reads the tile through the async proxy before the local_store's generic-proxy "
             "writes are made visible to it")
@@ -198,17 +199,9 @@ def test_sync_removals(example, monkeypatch, tmp_path):
     monkeypatch.setenv("TLX_ALIAS_HAZARDS", "off")
     text = _ttgir(example)
     assert findings(text) == 0
-    rows, wrong, counts = [], [], collections.Counter()
+    tally = Tally(example)
     for ordinal, op, line, key, mutant in mutants(text):
-        count = findings(mutant)
-        kind, reason = classify(example, key) or ("unclassified", "add it to CLASSES")
-        counts[kind, bool(count)] += 1
-        if kind == "unclassified" or (kind == RACE and not count) or (kind == BENIGN and count):
-            wrong.append(f"{ordinal} {op} {key}: {kind}, {count} finding(s): {reason}")
-        rows.append(f"{ordinal:3} line {line:4} {op:28} {kind:7} {count:3} finding(s)  {key[0]}: {key[1]}")
-    races = counts[RACE, True] + counts[RACE, False]
-    print(f"\n{example}: {counts[RACE, True]} of {races} races reported; "
-          f"{counts[BENIGN, False] + counts[BENIGN, True]} benign, "
-          f"{counts[HANG, False] + counts[HANG, True]} hangs ({counts[HANG, True]} with findings)\n" +
-          "\n".join(rows))
-    assert not wrong, "\n".join(wrong)
+        kind, reason = classify(example, key) or (UNCLASSIFIED, "add it to CLASSES")
+        tally.add(kind, findings(mutant), f"{ordinal} {op} {key}", reason,
+                  f"{ordinal:3} line {line:4} {op:28}", f"  {key[0]}: {key[1]}")
+    tally.check()

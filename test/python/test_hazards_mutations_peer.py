@@ -31,7 +31,8 @@ import re
 import pytest
 
 import peer_tutorials
-from peer_mutation_classes import BENIGN, CLASSES, HANG, RACE
+from mutation_tally import UNCLASSIFIED, Tally
+from peer_mutation_classes import CLASSES
 from tlx_alias import _hazards, _pipeline
 
 SYNC = re.compile(r"^\s*(?:%\S+ = )?(ttng\.wait_barrier|ttng\.arrive_barrier|ttg\.async_wait|"
@@ -116,19 +117,11 @@ def test_sync_removals_in_peer_tutorial(name, kernel, monkeypatch, tmp_path):
     text = ttgir(name, kernel)
     assert findings(text) == 0
     table = CLASSES[name, kernel]
-    rows, wrong, counts, used = [], [], collections.Counter(), set()
+    tally, used = Tally(f"{name} {kernel}"), set()
     for key, line, mutant in mutants(text):
-        count = findings(mutant)
         used.add(table_key(table, key))
-        kind, reason = table.get(table_key(table, key), ("unclassified", "add it to peer_mutation_classes.CLASSES"))
-        counts[kind, bool(count)] += 1
-        if kind == "unclassified" or (kind == RACE and not count) or (kind == BENIGN and count):
-            wrong.append(f"{key}: {kind}, {count} finding(s): {reason}")
-        rows.append(f"line {line:4} {key[0]:11} {key[1]:10} #{key[2]}  {kind:7} {count:3} finding(s)")
-    races = counts[RACE, True] + counts[RACE, False]
-    print(f"\n{name} {kernel}: {counts[RACE, True]} of {races} races reported; "
-          f"{counts[BENIGN, False] + counts[BENIGN, True]} benign, "
-          f"{counts[HANG, False] + counts[HANG, True]} hangs ({counts[HANG, True]} with findings)\n" +
-          "\n".join(rows))
-    assert not wrong, "\n".join(wrong)
+        kind, reason = table.get(table_key(table, key), (UNCLASSIFIED, "add it to peer_mutation_classes.CLASSES"))
+        tally.add(kind, findings(mutant), str(key), reason,
+                  f"line {line:4} {key[0]:11} {key[1]:10} #{key[2]} ")
+    tally.check()
     assert not set(table) - used, f"classes of no mutant (an edited tutorial?): {sorted(set(table) - used)}"
