@@ -10,6 +10,8 @@
 # Another staged triton: TLX_STAGE (its stage dir, default /tmp/stage),
 # TLX_STAGE_BUNDLE (the carried bundle that completes it, default t2) and
 # TLX_ABI_INCLUDE (its header-delta overlay, e.g. a 3.8.0 build's abi-include).
+# The peer-tutorial tests skip unless TLX_TUTORIALS names a folder of the
+# tutorials' .py files (carry them, e.g. as .devcarry/tut).
 set -uo pipefail
 cd "$(dirname "$0")/../.."
 OUT="${OUT:-/tmp/tlx-out}"; mkdir -p "$OUT"
