@@ -1,6 +1,6 @@
-"""What the two mutation suites (test_hazards_mutations*.py) share: the
-classes of a removed synchronization op, and the tally that holds each
-mutant's findings against its class.
+"""What the two mutation suites (test_hazards_mutations*.py) share: how a
+synchronization op is found and removed from TTGIR text, the classes of a
+removal, and the tally that holds each mutant's findings against its class.
 
 - race: two accesses to overlapping shared-memory bytes (one writing) can
   then run unordered; the analysis must report it;
@@ -8,9 +8,37 @@ mutant's findings against its class.
 - benign: something else still orders what the op ordered; no finding
   expected."""
 import collections
+import re
 
 RACE, HANG, BENIGN = "race", "hang", "benign"
 UNCLASSIFIED = "unclassified"
+# Waits that take a count: made to wait for nothing, not deleted (their
+# result is used).
+_COUNTED_WAITS = {"ttg.async_wait": "num", "ttng.warp_group_dot_wait": "pendings",
+                  "ttng.async_tma_store_wait": "pendings"}
+
+
+def sync_ops(lines, sync):
+    """(index, partition, op) of each line that the regex `sync` matches
+    (its group 1 is the op), in program order; the partition is "main"
+    outside warp_specialize, "default" or "partitionN" inside."""
+    task = "main"
+    for i, line in enumerate(lines):
+        if re.match(r"^\s*default \{", line):
+            task = "default"
+        elif partition := re.match(r"^\s*(partition\d+)\(", line):
+            task = partition.group(1)
+        if match := sync.match(line):
+            yield i, task, match.group(1)
+
+
+def remove(lines, i, op):
+    """The text with the op on line `i` removed: a counted wait waits for
+    nothing, any other op (barrier waits and arrives, fences, named-barrier
+    asm with an unused result) is deleted."""
+    count = _COUNTED_WAITS.get(op)
+    new = re.sub(rf"{count} = \d+", f"{count} = 1000", lines[i]) if count else ""
+    return "\n".join(lines[:i] + [new] + lines[i + 1:])
 
 
 class Tally:

@@ -25,7 +25,7 @@ import sys
 
 import pytest
 
-from mutation_tally import BENIGN, HANG, RACE, UNCLASSIFIED, Tally
+from mutation_tally import BENIGN, HANG, RACE, UNCLASSIFIED, Tally, remove, sync_ops
 
 EXAMPLES = os.path.join(os.path.dirname(__file__), "..", "..", "examples")
 sys.path.insert(0, EXAMPLES)
@@ -154,28 +154,12 @@ def mutants(text):
     lines = text.split("\n")
     locs = {m.group(1): m.group(2) for m in map(_LOC_DEF.match, lines) if m}
     seen = collections.Counter()
-    ordinal, task = 0, "main"
-    for i, line in enumerate(lines):
-        if re.match(r"^\s*default \{", line):
-            task = "default"
-        elif re.match(r"^\s*partition\d+\(", line):
-            task = re.match(r"^\s*(partition\d+)\(", line).group(1)
-        match = SYNC.match(line)
-        if not match:
-            continue
-        op = match.group(1)
-        if op in ("ttng.wait_barrier", "ttng.arrive_barrier", "ttng.fence_async_shared"):
-            new = ""
-        elif op == "ttg.async_wait":
-            new = re.sub(r"num = \d+", "num = 1000", line)
-        else:
-            new = re.sub(r"pendings = \d+", "pendings = 1000", line)
-        ref = re.search(r"loc\(#(loc\d*)\)\s*$", line)
+    for ordinal, (i, task, op) in enumerate(sync_ops(lines, SYNC)):
+        ref = re.search(r"loc\(#(loc\d*)\)\s*$", lines[i])
         source = _source_text(ref.group(1) if ref else None, locs)
         key = (task, source, seen[(task, source)])
         seen[(task, source)] += 1
-        yield ordinal, op, i + 1, key, "\n".join(lines[:i] + [new] + lines[i + 1:])
-        ordinal += 1
+        yield ordinal, op, i + 1, key, remove(lines, i, op)
 
 
 def classify(example, key):

@@ -31,7 +31,7 @@ import re
 import pytest
 
 import peer_tutorials
-from mutation_tally import UNCLASSIFIED, Tally
+from mutation_tally import UNCLASSIFIED, Tally, remove, sync_ops
 from peer_mutation_classes import CLASSES
 from tlx_alias import _hazards, _pipeline
 
@@ -76,25 +76,10 @@ def mutants(text):
     (partition, op, ordinal of that op in the partition)."""
     lines = text.split("\n")
     seen = collections.Counter()
-    task = "main"
-    for i, line in enumerate(lines):
-        if re.match(r"^\s*default \{", line):
-            task = "default"
-        elif re.match(r"^\s*partition\d+\(", line):
-            task = re.match(r"^\s*(partition\d+)\(", line).group(1)
-        match = SYNC.match(line)
-        if not match:
-            continue
-        op = SHORT[match.group(1)]
-        if op == "async_wait":
-            new = re.sub(r"num = \d+", "num = 1000", line)
-        elif op in ("dot_wait", "store_wait"):
-            new = re.sub(r"pendings = \d+", "pendings = 1000", line)
-        else:
-            new = ""  # named barriers: their i32 result is unused
-        key = (task, op, seen[task, op])
-        seen[task, op] += 1
-        yield key, i + 1, "\n".join(lines[:i] + [new] + lines[i + 1:])
+    for i, task, op in sync_ops(lines, SYNC):
+        key = (task, SHORT[op], seen[task, SHORT[op]])
+        seen[key[:2]] += 1
+        yield key, i + 1, remove(lines, i, op)
 
 
 def findings(text):
