@@ -1,0 +1,56 @@
+"""Runs one flash-attention forward a few times, for a profiler to pick the
+last launch: the aliased example (examples/hopper_flash_attention.py) or
+torch SDPA, at one shape. No timing of its own.
+
+    ncu --clock-control none -k regex:attn_fwd_kernel --launch-skip 2 --launch-count 1 \\
+        --section SpeedOfLight --section WarpStateStats python benchmarks/attention_profile.py --head-dim 256
+    ncu --clock-control none --launch-skip 2 --launch-count 1 ... \\
+        python benchmarks/attention_profile.py --head-dim 256 --sdpa
+
+--config BLOCK_N:STAGES:Q_BUFFERS[:V_STAGES[:PINGPONG]] overrides the
+example's default_config.
+"""
+import argparse
+import os
+import sys
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+sys.path.insert(0, os.path.join(os.path.dirname(HERE), "examples"))
+
+
+def main():
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--head-dim", type=int, default=128)
+    parser.add_argument("--n", type=int, default=4096)
+    parser.add_argument("--causal", action="store_true")
+    parser.add_argument("--sdpa", action="store_true", help="torch SDPA instead of the example")
+    parser.add_argument("--config", help="BLOCK_N:STAGES:Q_BUFFERS[:V_STAGES[:PINGPONG]]")
+    parser.add_argument("--launches", type=int, default=3)
+    args = parser.parse_args()
+
+    import torch
+    z = 16384 // args.n
+    q, k, v = (torch.randn(z, 32, args.n, args.head_dim, device="cuda", dtype=torch.float16) for _ in range(3))
+    if args.sdpa:
+        def run():
+            return torch.nn.functional.scaled_dot_product_attention(q, k, v, is_causal=args.causal)
+    else:
+        import hopper_flash_attention as fa
+        options = {}
+        if args.config:
+            fields = [int(f) for f in args.config.split(":")]
+            options = dict(block_n=fields[0], stages=fields[1], q_buffers=fields[2])
+            if len(fields) > 3:
+                options["v_stages"] = fields[3]
+            if len(fields) > 4:
+                options["pingpong"] = bool(fields[4])
+
+        def run():
+            return fa.attention(q, k, v, causal=args.causal, **options)
+    for _ in range(args.launches):
+        run()
+    torch.cuda.synchronize()
+
+
+if __name__ == "__main__":
+    main()
