@@ -44,9 +44,9 @@ std::vector<std::vector<size_t>> collectFences(const std::vector<TaskTrace> &tas
 bool fencedBetween(size_t a, size_t x, size_t b, size_t y, const std::vector<TaskTrace> &tasks,
                    const TaskOrder &order, const std::vector<std::vector<size_t>> &fences) {
   for (size_t c = 0; c < tasks.size(); ++c) {
-    // Fences the schedule reached (in step): what a task knows only grows
-    // along its trace, so the first fence the write completes before is the
-    // one most likely to precede the access.
+    // Fences the schedule reached (in step). What a task knows only grows
+    // along its trace, so the fences the write completes before are a suffix
+    // of them, and if any of those precedes the access, the first one does.
     auto begin = fences[c].begin();
     auto end = std::lower_bound(begin, fences[c].end(), order.inStep[c]);
     auto first = std::partition_point(
