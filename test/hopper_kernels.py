@@ -116,3 +116,39 @@ def partition_warps_round_trip(x_ptr, out_ptr, B: tl.constexpr, WORKER_WARPS: tl
             for i in range(B):
                 total += i
             tl.store(out_ptr + B * B, total.to(tl.float32))
+
+
+@triton.jit
+def _dot_from_registers_and_shared(a, b_nk, K: tl.constexpr, K_REGS: tl.constexpr):
+    # A helper holding tlx ops (inlined by triton like any @triton.jit helper):
+    # A's first K_REGS columns go to wgmma from registers, the rest from shared
+    # memory, into one accumulator; B is N x K, read through local_trans of
+    # its column slices.
+    a_regs = tlx.local_load(tlx.local_slice(a, [0, 0], [a.shape[0], K_REGS]))
+    b_lo = tlx.local_slice(b_nk, [0, 0], [b_nk.shape[0], K_REGS])
+    acc = tlx.async_dot(a_regs, tlx.local_trans(b_lo))
+    a_hi = tlx.local_slice(a, [0, K_REGS], [a.shape[0], K - K_REGS])
+    b_hi = tlx.local_slice(b_nk, [0, K_REGS], [b_nk.shape[0], K - K_REGS])
+    return tlx.async_dot(a_hi, tlx.local_trans(b_hi), acc)
+
+
+@triton.jit
+def async_dot_split_operand(a_desc, b_desc, out_ptr, M: tl.constexpr, N: tl.constexpr, K: tl.constexpr,
+                            K_REGS: tl.constexpr):
+    # D = A @ B^T (B given N x K) in a consumer task, as the attention
+    # example's QK^T with Q partly in registers.
+    a = tlx.local_alloc((M, K), tl.float16, 1)
+    b = tlx.local_alloc((N, K), tl.float16, 1)
+    bars = tlx.alloc_barriers(num_barriers=1)
+    with tlx.async_tasks():
+        with tlx.async_task("default"):
+            tlx.barrier_expect_bytes(bars[0], (M * K + N * K) * 2)
+            tlx.async_descriptor_load(a_desc, a[0], [0, 0], bars[0])
+            tlx.async_descriptor_load(b_desc, b[0], [0, 0], bars[0])
+        with tlx.async_task(num_warps=4):
+            tlx.barrier_wait(bars[0], 0)
+            acc = _dot_from_registers_and_shared(a[0], b[0], K, K_REGS)
+            acc = tlx.async_dot_wait(0, acc)
+            offs_m = tl.arange(0, M)
+            offs_n = tl.arange(0, N)
+            tl.store(out_ptr + offs_m[:, None] * N + offs_n[None, :], acc)

@@ -3,8 +3,8 @@
 Through `knobs.runtime.add_stages_inspection_hook` (composed with any hook
 already set): kernels reach Triton's own TTGIR passes, and in any case its
 allocation and membar analysis (the start of the llir stage), with only
-stock ops. The hook contributes a cache key (plugin version and file hash),
-so kernels recompile when the plugin changes.
+stock ops. The hook contributes a cache key (version, the plugin's and the frontend's
+file hashes), so kernels recompile when either changes.
 """
 import contextlib
 import contextvars
@@ -26,11 +26,17 @@ TLX_DIALECT_PREFIX = "tlx."
 
 @functools.lru_cache(maxsize=None)
 def _plugin_key():
-    with open(plugin_path(), "rb") as f:
-        digest = hashlib.sha256(f.read()).hexdigest()
+    # The frontend's Python builds the TTIR as much as the plugin lowers it
+    # (as triton hashes triton/language): both are in the key.
+    digest = hashlib.sha256()
+    package = os.path.dirname(os.path.abspath(__file__))
+    for path in [plugin_path()] + sorted(os.path.join(package, name) for name in os.listdir(package)
+                                         if name.endswith(".py")):
+        with open(path, "rb") as f:
+            digest.update(f.read())
     from . import __version__
 
-    return f"tlx_alias-{__version__}-{digest}"
+    return f"tlx_alias-{__version__}-{digest.hexdigest()}"
 
 
 def _exact_views_option():

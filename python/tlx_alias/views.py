@@ -61,8 +61,9 @@ def local_trans(input, dims=(1, 0), _semantic=None):
                          f"{len(buf.shape)} dimensions")
     shape = tuple(buf.shape[d] for d in dims)
     layout = _transposed_layout(buf.layout_text, dims)
+    alloc_shape = tuple(buf.alloc_shape[d] for d in dims) if buf.alloc_shape else None  # a slice's
     return _view(_semantic, "ttg.memdesc_trans", buf, [buf.handle],
-                 {"order": f"array<i32: {', '.join(map(str, dims))}>"}, shape, layout)
+                 {"order": f"array<i32: {', '.join(map(str, dims))}>"}, shape, layout, alloc_shape=alloc_shape)
 
 
 @tl_core.builtin
@@ -79,6 +80,8 @@ def local_slice(buffer, offset, shape, _semantic=None):
             raise ValueError(f"local_slice: [{o}, {o + s}) is outside a dimension of {full}")
     if buf.storage == storage_kind.tmem:
         return _tmem_slice(_semantic, buf, offset, shape)
+    if any(s & (s - 1) for s in shape):  # triton's memdesc rule
+        raise ValueError(f"local_slice: a shared-memory slice is a power of two in every dimension, got {shape}")
     return _view(_semantic, "ttg.memdesc_subslice", buf, [buf.handle],
                  {"offsets": f"array<i32: {', '.join(map(str, offset))}>"}, shape,
                  alloc_shape=buf.alloc_shape or buf.shape)

@@ -48,6 +48,15 @@ def test_async_dot_wait(trans_b):
     torch.testing.assert_close(out, a.float() @ b.float(), rtol=1e-3, atol=1e-2)
 
 
+def test_async_dot_split_between_registers_and_shared_memory():
+    a = torch.randn((64, 128), device="cuda", dtype=torch.float16)
+    b = torch.randn((64, 128), device="cuda", dtype=torch.float16)
+    out = torch.empty((64, 64), device="cuda", dtype=torch.float32)
+    hk.async_dot_split_operand[(1, )](descriptor(a, [64, 128]), descriptor(b, [64, 128]), out, M=64, N=64, K=128,
+                                      K_REGS=64)
+    torch.testing.assert_close(out, a.float() @ b.float().t(), rtol=1e-3, atol=1e-2)
+
+
 def test_tma_store():
     x = torch.randn((64, 64), device="cuda", dtype=torch.float16)
     out = torch.zeros_like(x)

@@ -84,6 +84,25 @@ def test_async_dot(trans_b):
         assert "transposed = true" in ttgir
 
 
+def test_async_dot_split_between_registers_and_shared_memory():
+    # A helper holding tlx ops is inlined (TLX's inliner interface, also inside
+    # an async_task); local_trans keeps a slice's allocation shape; wgmma takes
+    # A's first half from registers (ldmatrix) and chains the accumulator.
+    k = compile_for_sm90(hk.async_dot_split_operand,
+                         {"a_desc": "tensordesc<fp16[64, 128]>", "b_desc": "tensordesc<fp16[64, 128]>",
+                          "out_ptr": "*fp32"}, dict(M=64, N=64, K=128, K_REGS=64))
+    ttgir = k.asm["ttgir"]
+    assert "tt.call" not in ttgir
+    assert re.search(r"ttg.local_load .*!ttg.memdesc<64x64xf16, .*, 64x128> -> "
+                     r"tensor<64x64xf16, #ttg.dot_op<\{opIdx = 0", ttgir)
+    assert re.search(r"ttng.warp_group_dot %\S+, %\S+, %\S+ \{isAsync = true\} : tensor<64x64xf16, #ttg.dot_op",
+                     ttgir)
+    assert re.search(r"ttng.warp_group_dot .*: !ttg.memdesc<64x64xf16, #\w+, #smem, mutable, 64x128> \* "
+                     r"!ttg.memdesc<64x64xf16, #\w+, #smem, mutable, 128x64>", ttgir)
+    assert ptx_count(k, "wgmma.mma_async.sync.aligned.m64n64k16.f32.f16.f16") == 8
+    assert ptx_count(k, "ldmatrix.sync.aligned") >= 1
+
+
 def test_tma_store():
     k = compile_for_sm90(hk.tma_store_tile, {"in_desc": D64, "out_desc": D64}, dict(B=64))
     assert ptx_count(k, "cp.async.bulk.tensor.2d.global.shared::cta.bulk_group") == 1
@@ -143,6 +162,10 @@ ERRORS = {
                   "tlx.async_dot(a[0], b[0])", "TypeError", "async_dot: A and B must have the same dtype"),
     "dot_small_m": ("a = tlx.local_alloc((32, 64), tl.float16, 1)\nb = tlx.local_alloc((64, 64), tl.float16, 1)\n"
                     "tlx.async_dot(a[0], b[0])", "ValueError", "wgmma needs M a multiple of 64"),
+    "slice_not_power_of_two": ("a = tlx.local_alloc((64, 256), tl.float16, 1)\n"
+                               "s = tlx.local_slice(a[0], [0, 64], [64, 192])", "ValueError",
+                               r"local_slice: a shared-memory slice is a power of two in every dimension, "
+                               r"got \(64, 192\)"),
     "task_outside_tasks": ("with tlx.async_task(num_warps=4):\n    pass", None,
                            "tlx.async_task must be directly inside `with tlx.async_tasks"),
     "statement_in_tasks": ("with tlx.async_tasks():\n    x = 1", None,

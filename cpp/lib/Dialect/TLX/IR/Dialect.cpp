@@ -2,6 +2,7 @@
 
 #include "mlir/IR/Builders.h"
 #include "mlir/IR/DialectImplementation.h"
+#include "mlir/Transforms/InliningUtils.h"
 #include "llvm/ADT/TypeSwitch.h"
 
 using namespace mlir;
@@ -13,6 +14,22 @@ using namespace mlir::triton::tlx;
 #define GET_TYPEDEF_CLASSES
 #include "tlx_alias/Dialect/TLX/IR/TLXTypes.cpp.inc"
 
+namespace {
+// Triton inlines every @triton.jit helper into the kernel (make_ttir's
+// inliner) and the TLX lowering sees only the kernel: a helper that holds a
+// tlx op, or is called inside one (an async_task), must inline too.
+struct TLXInlinerInterface : public DialectInlinerInterface {
+  using DialectInlinerInterface::DialectInlinerInterface;
+
+  bool isLegalToInline(Operation *, Region *, bool, IRMapping &) const final {
+    return true;
+  }
+  bool isLegalToInline(Region *, Region *, bool, IRMapping &) const final {
+    return true;
+  }
+};
+} // namespace
+
 void TLXDialect::initialize() {
   addTypes<
 #define GET_TYPEDEF_LIST
@@ -22,6 +39,7 @@ void TLXDialect::initialize() {
 #define GET_OP_LIST
 #include "tlx_alias/Dialect/TLX/IR/TLXOps.cpp.inc"
       >();
+  addInterfaces<TLXInlinerInterface>();
 }
 
 LogicalResult
