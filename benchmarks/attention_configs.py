@@ -7,11 +7,9 @@ The example's default_config should be the best row.
     python benchmarks/attention_configs.py [--out FILE.jsonl]
     python benchmarks/attention_configs.py --only 128:128:3:1:232 128:128:2:2:232 --repeat 3
 
---only D:BLOCK_N:STAGES:Q_BUFFERS:REGISTERS[:V_STAGES[:PINGPONG[:RING]]]
-measures just those (STAGES deep K ring, V_STAGES deep V ring, default
-STAGES; PINGPONG 0 lets the consumers issue without taking turns; RING > 0
-runs the head-dim-256 kernel whose K/V column halves share one ring of RING
-slots, `--only 256:128:0:1:240:0:1:5`), causal and not,
+--only D:BLOCK_N:STAGES:Q_BUFFERS:REGISTERS[:V_STAGES[:PINGPONG]] measures
+just those (STAGES deep K ring, V_STAGES deep V ring, default STAGES;
+PINGPONG 0 lets the consumers issue without taking turns), causal and not,
 each `--repeat` times in turn (SDPA too), to tell close configs apart;
 --n sets the sequence length (the batch keeps Z * N = 16384 tokens).
 """
@@ -104,10 +102,8 @@ def compare_candidates(only, repeat, report, n=N):
         d, block_n, stages, q_buffers, registers = fields[:5]
         v_stages = fields[5] if len(fields) > 5 else stages
         pingpong = bool(fields[6]) if len(fields) > 6 else True
-        ring = fields[7] if len(fields) > 7 else None
-        by_dim.setdefault(d, []).append(dict(block_n=block_n, stages=stages or None, q_buffers=q_buffers,
-                                             consumer_registers=registers, v_stages=v_stages or None,
-                                             pingpong=pingpong, ring=ring or None))
+        by_dim.setdefault(d, []).append(dict(block_n=block_n, stages=stages, q_buffers=q_buffers,
+                                             consumer_registers=registers, v_stages=v_stages, pingpong=pingpong))
     z = Z * N // n
     for head_dim, candidates in by_dim.items():
         torch.manual_seed(0)

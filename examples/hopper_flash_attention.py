@@ -261,138 +261,6 @@ def attn_fwd_kernel(sm_scale, lse_ptr, Z, H, desc_q, desc_k, desc_v, desc_o, N_C
                 tlx.async_descriptor_store_wait(0)
 
 
-@triton.jit
-def attn_fwd_kv_ring_kernel(sm_scale, lse_ptr, Z, H, desc_q, desc_k, desc_v, desc_o, N_CTX, HEAD_DIM: tl.constexpr,
-                            BLOCK_M: tl.constexpr, BLOCK_N: tl.constexpr, RING: tl.constexpr, CAUSAL: tl.constexpr,
-                            CAUSAL_PAIRS: tl.constexpr, ALIAS: tl.constexpr, CONSUMER_REGISTERS: tl.constexpr = 240):
-    """Head dim 256 at BLOCK_N 128: K and V blocks arrive as column halves
-    (BLOCK_N x 128) through one ring of RING slots, K_j's halves then V_j's.
-    A consumer runs QK^T, the softmax and PV one after the other (no
-    overlap inside a warp group: S, P and O would not fit its registers);
-    the two consumers take turns on the tensor cores instead. O (two 128-wide
-    halves) is staged over Q, so Q + 5 slots fit (224 KiB); unaliased, 3."""
-    NUM_MMA_GROUPS: tl.constexpr = 2
-    BM_HALF: tl.constexpr = BLOCK_M // NUM_MMA_GROUPS
-    HALF_D: tl.constexpr = HEAD_DIM // 2
-    dtype: tl.constexpr = tlx.dtype_of(desc_q)
-    ELEM: tl.constexpr = tlx.size_of(dtype)
-
-    if ALIAS:
-        spec = tlx.storage_alias_spec(storage=tlx.storage_kind.smem)
-        q_tiles = tlx.local_alloc((BM_HALF, HEAD_DIM), dtype, NUM_MMA_GROUPS, reuse=spec)
-        o_tiles = tlx.local_alloc((BM_HALF, HEAD_DIM), dtype, NUM_MMA_GROUPS, reuse=spec)
-        spec.set_buffer_overlap(tlx.reuse_group(q_tiles, o_tiles, group_type=tlx.reuse_group_type.shared))
-    else:
-        q_tiles = tlx.local_alloc((BM_HALF, HEAD_DIM), dtype, NUM_MMA_GROUPS)
-        o_tiles = tlx.local_alloc((BM_HALF, HEAD_DIM), dtype, NUM_MMA_GROUPS)
-    kv_ring = tlx.local_alloc((BLOCK_N, HALF_D), dtype, RING)
-
-    q_fulls = tlx.alloc_barriers(num_barriers=NUM_MMA_GROUPS, arrive_count=1)
-    q_empties = tlx.alloc_barriers(num_barriers=NUM_MMA_GROUPS, arrive_count=1)
-    kv_fulls = tlx.alloc_barriers(num_barriers=RING, arrive_count=1)
-    kv_empties = tlx.alloc_barriers(num_barriers=RING, arrive_count=NUM_MMA_GROUPS)
-
-    num_pid_m = tl.cdiv(N_CTX, BLOCK_M)
-    pid = tl.program_id(0)
-    nprogs = tl.num_programs(0)
-    my_tiles = _tiles_of(pid, nprogs, num_pid_m, Z * H, CAUSAL_PAIRS)
-
-    with tlx.async_tasks():
-        with tlx.async_task("default"):  # producer: Q halves, then K_j's and V_j's column halves
-            count = 0
-            for tile_count in range(0, my_tiles):
-                start_m, off_hz = _tile_coords(tile_count, pid, nprogs, num_pid_m, CAUSAL_PAIRS)
-                row0 = off_hz * N_CTX
-                lo, hi = _kv_range(start_m, N_CTX, BLOCK_M, CAUSAL)
-                for c in tl.static_range(NUM_MMA_GROUPS):
-                    tlx.barrier_wait(q_empties[c], (tile_count & 1) ^ 1)
-                    tlx.barrier_expect_bytes(q_fulls[c], BM_HALF * HEAD_DIM * ELEM)
-                    tlx.async_descriptor_load(desc_q, q_tiles[c], [row0 + start_m * BLOCK_M + c * BM_HALF, 0],
-                                              q_fulls[c])
-                for kv_start in range(lo, hi, BLOCK_N):
-                    for part in tl.static_range(4):  # K lo, K hi, V lo, V hi
-                        slot, phase = _ring(count, RING)
-                        tlx.barrier_wait(kv_empties[slot], phase ^ 1)
-                        tlx.barrier_expect_bytes(kv_fulls[slot], BLOCK_N * HALF_D * ELEM)
-                        if part < 2:
-                            tlx.async_descriptor_load(desc_k, kv_ring[slot], [row0 + kv_start, part * HALF_D],
-                                                      kv_fulls[slot])
-                        else:
-                            tlx.async_descriptor_load(desc_v, kv_ring[slot], [row0 + kv_start, (part - 2) * HALF_D],
-                                                      kv_fulls[slot])
-                        count += 1
-
-        with tlx.async_task(num_warps=4, registers=CONSUMER_REGISTERS, replicate=NUM_MMA_GROUPS):  # consumers
-            cid: tl.constexpr = tlx.async_task_replica_id()
-            if cid == 1:
-                _issued(0, True)  # consumer 0 goes first
-            qk_scale = sm_scale * 1.44269504
-            count = 0
-            for tile_count in range(0, my_tiles):
-                start_m, off_hz = _tile_coords(tile_count, pid, nprogs, num_pid_m, CAUSAL_PAIRS)
-                row0 = off_hz * N_CTX
-                lo, hi = _kv_range(start_m, N_CTX, BLOCK_M, CAUSAL)
-                offs_m = start_m * BLOCK_M + cid * BM_HALF + tl.arange(0, BM_HALF)
-                diagonal = start_m * BLOCK_M
-                m_i = tl.zeros([BM_HALF], dtype=tl.float32) - float("inf")
-                l_i = tl.zeros([BM_HALF], dtype=tl.float32) + 1.0
-                acc_lo = tl.zeros([BM_HALF, HALF_D], dtype=tl.float32)
-                acc_hi = tl.zeros([BM_HALF, HALF_D], dtype=tl.float32)
-                q = q_tiles[cid]
-                tlx.barrier_wait(q_fulls[cid], tile_count & 1)
-                q_lo = tlx.local_slice(q, [0, 0], [BM_HALF, HALF_D])
-                q_hi = tlx.local_slice(q, [0, HALF_D], [BM_HALF, HALF_D])
-                for kv_start in range(lo, hi, BLOCK_N):
-                    k_lo, k_lo_phase = _ring(count, RING)
-                    k_hi, k_hi_phase = _ring(count + 1, RING)
-                    tlx.barrier_wait(kv_fulls[k_lo], k_lo_phase)
-                    tlx.barrier_wait(kv_fulls[k_hi], k_hi_phase)
-                    _issue_in_turn(cid, True)
-                    qk = tlx.async_dot(q_lo, tlx.local_trans(kv_ring[k_lo]))
-                    qk = tlx.async_dot(q_hi, tlx.local_trans(kv_ring[k_hi]), qk)
-                    _issued(cid, True)
-                    qk = tlx.async_dot_wait(0, qk)
-                    tlx.barrier_arrive(kv_empties[k_lo])
-                    tlx.barrier_arrive(kv_empties[k_hi])
-                    if CAUSAL and kv_start >= diagonal:
-                        p, m_i, l_i, alpha = _online_softmax(qk, m_i, l_i, qk_scale, offs_m, kv_start, BLOCK_N, True)
-                    else:
-                        p, m_i, l_i, alpha = _online_softmax(qk, m_i, l_i, qk_scale, offs_m, kv_start, BLOCK_N,
-                                                             False)
-                    acc_lo = acc_lo * alpha[:, None]
-                    acc_hi = acc_hi * alpha[:, None]
-                    v_lo, v_lo_phase = _ring(count + 2, RING)
-                    v_hi, v_hi_phase = _ring(count + 3, RING)
-                    tlx.barrier_wait(kv_fulls[v_lo], v_lo_phase)
-                    tlx.barrier_wait(kv_fulls[v_hi], v_hi_phase)
-                    p = p.to(dtype)
-                    _issue_in_turn(cid, True)
-                    acc_lo = tlx.async_dot(p, kv_ring[v_lo], acc_lo)
-                    acc_hi = tlx.async_dot(p, kv_ring[v_hi], acc_hi)
-                    _issued(cid, True)
-                    acc_hi = tlx.async_dot_wait(0, acc_hi)
-                    acc_lo = tlx.async_dot_wait(0, acc_lo)
-                    tlx.barrier_arrive(kv_empties[v_lo])
-                    tlx.barrier_arrive(kv_empties[v_hi])
-                    count += 4
-
-                tl.store(lse_ptr + off_hz * N_CTX + offs_m, (m_i + tl.math.log2(l_i)) * 0.6931471805599453)
-                if not ALIAS:
-                    tlx.barrier_arrive(q_empties[cid])  # the next Q can load while O is stored
-                    tlx.async_descriptor_store_wait(0)  # the previous tile's store has read o_tiles[cid]
-                o_tile = o_tiles[cid]  # aliased: over this tile's Q, which no wgmma reads any more
-                tlx.local_store(tlx.local_slice(o_tile, [0, 0], [BM_HALF, HALF_D]), (acc_lo / l_i[:, None]).to(dtype))
-                tlx.local_store(tlx.local_slice(o_tile, [0, HALF_D], [BM_HALF, HALF_D]),
-                                (acc_hi / l_i[:, None]).to(dtype))
-                tlx.fence_async_shared()
-                tlx.async_descriptor_store(desc_o, o_tile, [row0 + start_m * BLOCK_M + cid * BM_HALF, 0])
-                if ALIAS:
-                    tlx.async_descriptor_store_wait(0)  # the store has read O: Q's storage goes back
-                    tlx.barrier_arrive(q_empties[cid])
-            if not ALIAS:
-                tlx.async_descriptor_store_wait(0)
-
-
 def default_config(head_dim, alias=True):
     """(BLOCK_N, STAGES, Q_BUFFERS) at BLOCK_M = 128 (see the table above):
     the fastest measured config that fits 227 KiB."""
@@ -410,16 +278,14 @@ def smem_bytes(head_dim, block_n, stages, alias, q_buffers=1, block_m=128, items
 
 
 def attention(q, k, v, causal=False, sm_scale=None, alias=True, block_n=None, stages=None, q_buffers=None,
-              num_sms=None, return_lse=False, consumer_registers=232, v_stages=None, pingpong=True, ring=None):
+              num_sms=None, return_lse=False, consumer_registers=232, v_stages=None, pingpong=True):
     """softmax(Q K^T * sm_scale) V for (batch, heads, N, head_dim) fp16/bf16 tensors on a Hopper GPU.
     block_n, stages, q_buffers default to default_config(head_dim, alias);
     stages is the K ring's depth and, unless v_stages is given, the V ring's;
     q_buffers=2 double-buffers each consumer's Q (the next tile's Q loads
     during this tile); consumer_registers: per thread of each consumer warp
     group (setmaxnreg; the producer gets what is left); pingpong=False lets
-    the two consumers issue their wgmmas without taking turns; ring=R
-    (head dim 256) runs attn_fwd_kv_ring_kernel, K/V column halves through
-    one ring of R slots (block_n then defaults to 128)."""
+    the two consumers issue their wgmmas without taking turns."""
     import torch
     from triton.tools.tensor_descriptor import TensorDescriptor
 
@@ -436,8 +302,6 @@ def attention(q, k, v, causal=False, sm_scale=None, alias=True, block_n=None, st
     if N_CTX % BLOCK_M:
         raise ValueError(f"attention: the sequence length must be a multiple of {BLOCK_M}, got {N_CTX}")
     default_n, default_stages, default_q = default_config(HEAD_DIM, alias)
-    if ring:
-        default_n = 128
     block_n, stages, q_buffers = block_n or default_n, stages or default_stages, q_buffers or default_q
     v_stages = v_stages or stages
     sm_scale = 1.0 / math.sqrt(HEAD_DIM) if sm_scale is None else sm_scale
@@ -453,16 +317,6 @@ def attention(q, k, v, causal=False, sm_scale=None, alias=True, block_n=None, st
     num_pid_m = N_CTX // BLOCK_M
     causal_pairs = causal and num_pid_m % 2 == 0
     work_items = Z * H * (num_pid_m // 2 if causal_pairs else num_pid_m)  # pairs of tiles, or tiles
-    if ring:
-        if HEAD_DIM != 256:
-            raise ValueError(f"attention: the K/V half-tile ring is for head_dim 256, got {HEAD_DIM}")
-        desc_k = TensorDescriptor(k, [rows, HEAD_DIM], [HEAD_DIM, 1], [block_n, HEAD_DIM // 2])
-        desc_v = TensorDescriptor(v, [rows, HEAD_DIM], [HEAD_DIM, 1], [block_n, HEAD_DIM // 2])
-        attn_fwd_kv_ring_kernel[(min(num_sms, work_items), )](
-            sm_scale, lse, Z, H, desc_q, desc_k, desc_v, desc_o, N_CTX, HEAD_DIM=HEAD_DIM, BLOCK_M=BLOCK_M,
-            BLOCK_N=block_n, RING=ring, CAUSAL=causal, CAUSAL_PAIRS=causal_pairs, ALIAS=alias,
-            CONSUMER_REGISTERS=consumer_registers, num_warps=4, num_stages=1)
-        return (o, lse) if return_lse else o
     attn_fwd_kernel[(min(num_sms, work_items), )](sm_scale, lse, Z, H, desc_q, desc_k, desc_v, desc_o, N_CTX,
                                                    HEAD_DIM=HEAD_DIM, BLOCK_M=BLOCK_M, BLOCK_N=block_n,
                                                    K_STAGES=stages, V_STAGES=v_stages, CAUSAL=causal,
@@ -473,12 +327,9 @@ def attention(q, k, v, causal=False, sm_scale=None, alias=True, block_n=None, st
 
 
 def compile_for_sm90(head_dim=128, causal=False, alias=True, block_n=None, stages=None, q_buffers=None,
-                     dtype="fp16", v_stages=None, pingpong=True, ring=None, consumer_registers=None):
+                     dtype="fp16", v_stages=None, pingpong=True):
     """The kernel compiled for sm_90 without a GPU."""
     from triton.backends.compiler import GPUTarget
-    if ring:
-        return _compile_kv_ring_for_sm90(head_dim, causal, alias, block_n or 128, ring, dtype,
-                                         consumer_registers or 240)
     default_n, default_stages, default_q = default_config(head_dim, alias)
     stages = stages or default_stages
     constexprs = dict(HEAD_DIM=head_dim, BLOCK_M=128, BLOCK_N=block_n or default_n, K_STAGES=stages,
@@ -491,21 +342,6 @@ def compile_for_sm90(head_dim=128, causal=False, alias=True, block_n=None, stage
                  **{name: "constexpr" for name in constexprs}}
     attrs = {(1, ): [["tt.divisibility", 16]], (8, ): [["tt.divisibility", 16]]}
     src = triton.compiler.ASTSource(fn=attn_fwd_kernel, signature=signature, constexprs=constexprs, attrs=attrs)
-    return triton.compile(src, target=GPUTarget("cuda", 90, 32), options={"num_warps": 4, "num_stages": 1})
-
-
-def _compile_kv_ring_for_sm90(head_dim, causal, alias, block_n, ring, dtype, consumer_registers):
-    from triton.backends.compiler import GPUTarget
-    constexprs = dict(HEAD_DIM=head_dim, BLOCK_M=128, BLOCK_N=block_n, RING=ring, CAUSAL=causal,
-                      CAUSAL_PAIRS=causal, ALIAS=alias, CONSUMER_REGISTERS=consumer_registers)
-    q_block = f"tensordesc<{dtype}[64, {head_dim}]>"
-    kv_block = f"tensordesc<{dtype}[{block_n}, {head_dim // 2}]>"
-    signature = {"sm_scale": "fp32", "lse_ptr": "*fp32", "Z": "i32", "H": "i32", "desc_q": q_block,
-                 "desc_k": kv_block, "desc_v": kv_block, "desc_o": q_block, "N_CTX": "i32",
-                 **{name: "constexpr" for name in constexprs}}
-    attrs = {(1, ): [["tt.divisibility", 16]], (8, ): [["tt.divisibility", 16]]}
-    src = triton.compiler.ASTSource(fn=attn_fwd_kv_ring_kernel, signature=signature, constexprs=constexprs,
-                                    attrs=attrs)
     return triton.compile(src, target=GPUTarget("cuda", 90, 32), options={"num_warps": 4, "num_stages": 1})
 
 
