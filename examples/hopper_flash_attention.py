@@ -21,10 +21,11 @@ Shared memory at BLOCK_M = 128 (fp16/bf16; Q and O: BLOCK_M/2 x HEAD_DIM per con
 
 The K and V rings may differ in depth (`stages`, `v_stages`): K is read a
 block ahead of V. The defaults (`default_config`) are the fastest measured on
-an H200; 3 K / 2 V stages at head dim 256 is a candidate not yet measured. With
+an H200; 3 K / 2 V stages at head dim 256 measured within noise of 2 / 2. With
 two Q buffers per consumer the next tile's Q loads during this tile and O
-is laid over the current one; the consumer hands a Q buffer back when the
-O store has read it. At head dims 64 and 128 the unaliased twin fits the
+is laid over the current one; the consumer waits for the O store to have
+read it only after the next tile's first QK^T, then hands the buffer back
+(LATE_Q_HANDBACK; with one Q buffer, at the tile's end). At head dims 64 and 128 the unaliased twin fits the
 same config, so aliasing only saves memory there; at 256 it is what lets
 BLOCK_N be 64.
 
@@ -122,7 +123,7 @@ def attn_fwd_kernel(sm_scale, lse_ptr, Z, H, desc_q, desc_k, desc_v, desc_o, N_C
                     HEAD_DIM: tl.constexpr, BLOCK_M: tl.constexpr, BLOCK_N: tl.constexpr, K_STAGES: tl.constexpr,
                     V_STAGES: tl.constexpr, CAUSAL: tl.constexpr, CAUSAL_PAIRS: tl.constexpr, ALIAS: tl.constexpr,
                     Q_BUFFERS: tl.constexpr = 1, CONSUMER_REGISTERS: tl.constexpr = 232,
-                    PINGPONG: tl.constexpr = True):
+                    PINGPONG: tl.constexpr = True, LATE_Q_HANDBACK: tl.constexpr = True):
     NUM_MMA_GROUPS: tl.constexpr = 2
     BM_HALF: tl.constexpr = BLOCK_M // NUM_MMA_GROUPS
     dtype: tl.constexpr = tlx.dtype_of(desc_q)
@@ -205,6 +206,12 @@ def attn_fwd_kernel(sm_scale, lse_ptr, Z, H, desc_q, desc_k, desc_v, desc_o, N_C
                 _issued(cid, PINGPONG)
                 qk = tlx.async_dot_wait(0, qk)
                 tlx.barrier_arrive(k_empties[slot])
+                if ALIAS and LATE_Q_HANDBACK and Q_BUFFERS > 1 and tile_count > 0:
+                    # The previous tile's O store (over its Q buffer) has had this
+                    # QK^T's time to read O: only now wait for it, and hand that
+                    # buffer back for the tile after this one.
+                    tlx.async_descriptor_store_wait(0)
+                    tlx.barrier_arrive(q_empties[cid * Q_BUFFERS + (tile_count - 1) % Q_BUFFERS])
                 if CAUSAL and lo >= diagonal:
                     p, m_i, l_i, alpha = _online_softmax(qk, m_i, l_i, qk_scale, offs_m, lo, BLOCK_N, True)
                 else:
@@ -254,10 +261,10 @@ def attn_fwd_kernel(sm_scale, lse_ptr, Z, H, desc_q, desc_k, desc_v, desc_o, N_C
                 tlx.local_store(o_tile, o)
                 tlx.fence_async_shared()
                 tlx.async_descriptor_store(desc_o, o_tile, [row0 + start_m * BLOCK_M + cid * BM_HALF, 0])
-                if ALIAS:
+                if ALIAS and not (LATE_Q_HANDBACK and Q_BUFFERS > 1):
                     tlx.async_descriptor_store_wait(0)  # the store has read O: Q's storage goes back
                     tlx.barrier_arrive(q_empties[qb])
-            if not ALIAS:
+            if not ALIAS or (LATE_Q_HANDBACK and Q_BUFFERS > 1):
                 tlx.async_descriptor_store_wait(0)
 
 
@@ -278,7 +285,8 @@ def smem_bytes(head_dim, block_n, stages, alias, q_buffers=1, block_m=128, items
 
 
 def attention(q, k, v, causal=False, sm_scale=None, alias=True, block_n=None, stages=None, q_buffers=None,
-              num_sms=None, return_lse=False, consumer_registers=232, v_stages=None, pingpong=True):
+              num_sms=None, return_lse=False, consumer_registers=232, v_stages=None, pingpong=True,
+              late_q_handback=True):
     """softmax(Q K^T * sm_scale) V for (batch, heads, N, head_dim) fp16/bf16 tensors on a Hopper GPU.
     block_n, stages, q_buffers default to default_config(head_dim, alias);
     stages is the K ring's depth and, unless v_stages is given, the V ring's;
@@ -322,19 +330,21 @@ def attention(q, k, v, causal=False, sm_scale=None, alias=True, block_n=None, st
                                                    K_STAGES=stages, V_STAGES=v_stages, CAUSAL=causal,
                                                    CAUSAL_PAIRS=causal_pairs, ALIAS=alias, Q_BUFFERS=q_buffers,
                                                    CONSUMER_REGISTERS=consumer_registers, PINGPONG=pingpong,
+                                                   LATE_Q_HANDBACK=late_q_handback,
                                                    num_warps=4, num_stages=1)
     return (o, lse) if return_lse else o
 
 
 def compile_for_sm90(head_dim=128, causal=False, alias=True, block_n=None, stages=None, q_buffers=None,
-                     dtype="fp16", v_stages=None, pingpong=True):
+                     dtype="fp16", v_stages=None, pingpong=True, late_q_handback=True):
     """The kernel compiled for sm_90 without a GPU."""
     from triton.backends.compiler import GPUTarget
     default_n, default_stages, default_q = default_config(head_dim, alias)
     stages = stages or default_stages
     constexprs = dict(HEAD_DIM=head_dim, BLOCK_M=128, BLOCK_N=block_n or default_n, K_STAGES=stages,
                       V_STAGES=v_stages or stages, CAUSAL=causal, CAUSAL_PAIRS=causal, ALIAS=alias,
-                      Q_BUFFERS=q_buffers or default_q, CONSUMER_REGISTERS=232, PINGPONG=pingpong)
+                      Q_BUFFERS=q_buffers or default_q, CONSUMER_REGISTERS=232, PINGPONG=pingpong,
+                      LATE_Q_HANDBACK=late_q_handback)
     q_block = f"tensordesc<{dtype}[64, {head_dim}]>"
     kv_block = f"tensordesc<{dtype}[{constexprs['BLOCK_N']}, {head_dim}]>"
     signature = {"sm_scale": "fp32", "lse_ptr": "*fp32", "Z": "i32", "H": "i32", "desc_q": q_block,
