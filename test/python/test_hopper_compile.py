@@ -280,6 +280,34 @@ def test_aliased_flash_attention_example():
     assert ptx_count(k, STORE_WAIT + " 0") >= 1  # O read before Q's storage goes back
 
 
+def test_flash_attention_hands_q_back_after_the_next_first_qk(monkeypatch, tmp_path):
+    """With two Q buffers a consumer waits for the O store laid over its Q
+    (and hands that buffer back) after the next tile's first QK^T, under
+    the tile's `if`, and once more after its last tile; LATE_Q_HANDBACK=False
+    waits at each tile's end. The hazard analysis finds nothing in either."""
+    sys.path.insert(0, os.path.join(os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__)))),
+                                    "examples"))
+    import hopper_flash_attention as fa
+
+    monkeypatch.setenv("TRITON_CACHE_DIR", str(tmp_path))  # compile afresh: the analysis runs
+    monkeypatch.setenv("TLX_ALIAS_HAZARDS", "error")
+    ops = r"ttng\.(warp_group_dot_wait|async_tma_store_wait|async_tma_copy_local_to_global|arrive_barrier)|scf\.(for|if|yield)"
+
+    def consumer_ops(late):
+        ttgir = fa.compile_for_sm90(128, late_q_handback=late).asm["ttgir"]
+        consumer = ttgir[ttgir.index("partition0("):ttgir.index("partition1(")]  # replica 0
+        return " ".join(m.group(0).split(".")[-1] for m in re.finditer(ops, consumer))
+
+    assert consumer_ops(True) == (
+        "for warp_group_dot_wait arrive_barrier if async_tma_store_wait arrive_barrier "  # tile t - 1's O store
+        "for warp_group_dot_wait arrive_barrier warp_group_dot_wait arrive_barrier yield "
+        "warp_group_dot_wait arrive_barrier async_tma_copy_local_to_global yield async_tma_store_wait")
+    assert consumer_ops(False) == (
+        "for warp_group_dot_wait arrive_barrier "
+        "for warp_group_dot_wait arrive_barrier warp_group_dot_wait arrive_barrier yield "
+        "warp_group_dot_wait arrive_barrier async_tma_copy_local_to_global async_tma_store_wait arrive_barrier yield")
+
+
 def test_flash_attention_rings_of_their_own_depth(monkeypatch, tmp_path):
     """At head dim 256 O over Q leaves room for a third K stage beside two V
     stages (224 KiB of buffers); unaliased it is 288 KiB. The K and V rings
