@@ -25,9 +25,9 @@ an H200; 3 K / 2 V stages at head dim 256 measured within noise of 2 / 2. With
 two Q buffers per consumer the next tile's Q loads during this tile and O
 is laid over the current one; the consumer waits for the O store to have
 read it only after the next tile's first QK^T, then hands the buffer back
-(LATE_Q_HANDBACK; with one Q buffer, at the tile's end). At head dims 64 and 128 the unaliased twin fits the
-same config, so aliasing only saves memory there; at 256 it is what lets
-BLOCK_N be 64.
+(LATE_Q_HANDBACK; with one Q buffer, at the tile's end). At head dims 64 and
+128 the unaliased twin fits the same config, so aliasing only saves memory
+there; at 256 it is what lets BLOCK_N be 64.
 
     python examples/hopper_flash_attention.py     # compile for sm_90 here, print the memory map
     python benchmarks/attention.py                # on an H100/H200: correctness and speed
@@ -293,7 +293,9 @@ def attention(q, k, v, causal=False, sm_scale=None, alias=True, block_n=None, st
     q_buffers=2 double-buffers each consumer's Q (the next tile's Q loads
     during this tile); consumer_registers: per thread of each consumer warp
     group (setmaxnreg; the producer gets what is left); pingpong=False lets
-    the two consumers issue their wgmmas without taking turns."""
+    the two consumers issue their wgmmas without taking turns;
+    late_q_handback=False waits for each O store at the tile's end (with
+    two Q buffers it is waited for after the next tile's first QK^T)."""
     import torch
     from triton.tools.tensor_descriptor import TensorDescriptor
 

@@ -3,8 +3,8 @@
 Through `knobs.runtime.add_stages_inspection_hook` (composed with any hook
 already set): kernels reach Triton's own TTGIR passes, and in any case its
 allocation and membar analysis (the start of the llir stage), with only
-stock ops. The hook contributes a cache key (version, the plugin's and the frontend's
-file hashes), so kernels recompile when either changes.
+stock ops. The hook contributes a cache key (version, and the hashes of the
+plugin and of the frontend's Python), so kernels recompile when either changes.
 """
 import contextlib
 import contextvars
