@@ -110,8 +110,12 @@ CLASSES = {
         (RACE, "the last PV still reads the V slot when `v_empties` releases it"),
         ("partition*", "tlx.barrier_arrive(v_empties[v_slot])", 1): (HANG, ARRIVE_HANGS),
         ("partition*", "tlx.async_descriptor_store_wait(0)", 0):
-        (RACE, "`q_empties` releases the Q slot while the O store still reads it: the next Q load overwrites it"),
-        ("partition*", "tlx.barrier_arrive(q_empties[qb])", 0): (HANG, ARRIVE_HANGS),
+        (RACE, "`q_empties` releases the previous tile's Q slot while its O store may still read it: the "
+         "next Q load overwrites it"),
+        ("partition*", "tlx.barrier_arrive(q_empties[cid * Q_BUFFERS + (tile_count - 1) % Q_BUFFERS])", 0):
+        (HANG, ARRIVE_HANGS),
+        ("partition*", "tlx.async_descriptor_store_wait(0)", 1):
+        (RACE, "the last tile's O store is still pending when the consumer task ends"),
         ("partition*", "tlx.fence_async_shared()", 0): (RACE, UNFENCED),
     },
 }
