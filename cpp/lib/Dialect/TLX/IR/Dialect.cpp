@@ -16,15 +16,12 @@ using namespace mlir::triton::tlx;
 
 namespace {
 // Triton inlines every @triton.jit helper into the kernel (make_ttir's
-// inliner) and the TLX lowering sees only the kernel: a helper that holds a
-// tlx op, or is called inside one (an async_task), must inline too.
+// inliner) and the TLX lowering sees only the kernel: the inliner keeps a
+// call whose callee holds an op of a dialect without this interface.
 struct TLXInlinerInterface : public DialectInlinerInterface {
   using DialectInlinerInterface::DialectInlinerInterface;
 
   bool isLegalToInline(Operation *, Region *, bool, IRMapping &) const final {
-    return true;
-  }
-  bool isLegalToInline(Region *, Region *, bool, IRMapping &) const final {
     return true;
   }
 };
