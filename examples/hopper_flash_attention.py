@@ -128,6 +128,8 @@ def attn_fwd_kernel(sm_scale, lse_ptr, Z, H, desc_q, desc_k, desc_v, desc_o, N_C
     BM_HALF: tl.constexpr = BLOCK_M // NUM_MMA_GROUPS
     dtype: tl.constexpr = tlx.dtype_of(desc_q)
     ELEM: tl.constexpr = tlx.size_of(dtype)
+    # O over Q, handed back after the next tile's first QK^T (else at the tile's end)
+    LATE_HANDBACK: tl.constexpr = ALIAS and LATE_Q_HANDBACK and Q_BUFFERS > 1
 
     if ALIAS:
         spec = tlx.storage_alias_spec(storage=tlx.storage_kind.smem)
@@ -206,7 +208,7 @@ def attn_fwd_kernel(sm_scale, lse_ptr, Z, H, desc_q, desc_k, desc_v, desc_o, N_C
                 _issued(cid, PINGPONG)
                 qk = tlx.async_dot_wait(0, qk)
                 tlx.barrier_arrive(k_empties[slot])
-                if ALIAS and LATE_Q_HANDBACK and Q_BUFFERS > 1 and tile_count > 0:
+                if LATE_HANDBACK and tile_count > 0:
                     # The previous tile's O store (over its Q buffer) has had this
                     # QK^T's time to read O: only now wait for it, and hand that
                     # buffer back for the tile after this one.
@@ -261,10 +263,10 @@ def attn_fwd_kernel(sm_scale, lse_ptr, Z, H, desc_q, desc_k, desc_v, desc_o, N_C
                 tlx.local_store(o_tile, o)
                 tlx.fence_async_shared()
                 tlx.async_descriptor_store(desc_o, o_tile, [row0 + start_m * BLOCK_M + cid * BM_HALF, 0])
-                if ALIAS and not (LATE_Q_HANDBACK and Q_BUFFERS > 1):
+                if ALIAS and not LATE_HANDBACK:
                     tlx.async_descriptor_store_wait(0)  # the store has read O: Q's storage goes back
                     tlx.barrier_arrive(q_empties[qb])
-            if not ALIAS or (LATE_Q_HANDBACK and Q_BUFFERS > 1):
+            if not ALIAS or LATE_HANDBACK:
                 tlx.async_descriptor_store_wait(0)
 
 
