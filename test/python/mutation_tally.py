@@ -12,6 +12,7 @@ import re
 
 RACE, HANG, BENIGN = "race", "hang", "benign"
 UNCLASSIFIED = "unclassified"
+ARRIVE_HANGS = "its waiter never sees the phase complete: a hang, not a race"
 # Waits that take a count: made to wait for nothing, not deleted (their
 # result is used).
 _COUNTED_WAITS = {"ttg.async_wait": "num", "ttng.warp_group_dot_wait": "pendings",

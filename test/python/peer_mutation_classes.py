@@ -10,9 +10,8 @@ tutorials' tiles; "staging copy" is the shared-memory copy triton makes for
 a tensor-descriptor store (`desc.store`): an initialized local_alloc, fenced,
 stored by TMA and waited for (the two C halves of one partition get the same
 bytes from triton's allocator)."""
-from mutation_tally import BENIGN, HANG, RACE
+from mutation_tally import ARRIVE_HANGS, BENIGN, HANG, RACE
 
-ARRIVE_HANGS = "its waiter never sees the phase complete: a hang, not a race"
 BOTH_ARRIVE = "the barrier counts both consumers' arrivals: with one missing its phase never completes (a hang)"
 NAMED_HANGS = "the other consumer's sync on that named barrier never completes: a hang"
 UNFENCED = ("the TMA store reads the staging copy through the async proxy while the copy's generic-proxy "

@@ -25,7 +25,7 @@ import sys
 
 import pytest
 
-from mutation_tally import BENIGN, HANG, RACE, UNCLASSIFIED, Tally, remove, sync_ops
+from mutation_tally import ARRIVE_HANGS, BENIGN, HANG, RACE, UNCLASSIFIED, Tally, remove, sync_ops
 
 EXAMPLES = os.path.join(os.path.dirname(__file__), "..", "..", "examples")
 sys.path.insert(0, EXAMPLES)
@@ -33,7 +33,6 @@ sys.path.insert(0, EXAMPLES)
 SYNC = re.compile(r"^\s*(?:%\S+ = )?(ttng\.wait_barrier|ttng\.arrive_barrier|ttg\.async_wait|"
                   r"ttng\.warp_group_dot_wait|ttng\.async_tma_store_wait|ttng\.fence_async_shared)\b")
 
-ARRIVE_HANGS = "its waiter never sees the phase complete: a hang, not a race"
 UNFENCED = ("the TMA store reads the tile through the async proxy before the local_store's generic-proxy "
             "writes are made visible to it")
 

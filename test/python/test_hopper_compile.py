@@ -11,11 +11,12 @@ import triton
 import triton.language as tl
 from triton.backends.compiler import GPUTarget
 
-from conftest import exact_views_by_default, expect_compilation_error, jit_from_body
+from conftest import ROOT, exact_views_by_default, expect_compilation_error, jit_from_body
 
 import tlx_alias as tlx
 
 sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+sys.path.insert(0, os.path.join(ROOT, "examples"))  # the example tests import them
 import hopper_kernels as hk  # noqa: E402
 
 TARGET = GPUTarget("cuda", 90, 32)
@@ -210,8 +211,6 @@ def test_aliased_persistent_ws_gemm_example():
     """examples/hopper_persistent_gemm.py: C tile i is laid over ring slot i
     (A then B), so 4 slots of 128x256x64 fit in 192 KiB; its unaliased twin
     needs 256 KiB at 4 slots, more than an sm_90 CTA has."""
-    sys.path.insert(0, os.path.join(os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__)))),
-                                    "examples"))
     import hopper_persistent_gemm as example
 
     k = example.compile_for_sm90(STAGES=4, ALIAS=True)
@@ -237,8 +236,6 @@ def test_aliased_persistent_ws_gemm_example_under_exact_views(monkeypatch):
     """The same kernel with triton 3.8's view rules (forced here): every
     buffer at a multiple of its size, so the tree is laid out ring by ring,
     B's ring first, A's after it, C[i] on B[i]: the same 192 KiB."""
-    sys.path.insert(0, os.path.join(os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__)))),
-                                    "examples"))
     import hopper_persistent_gemm as example
 
     monkeypatch.setenv("TLX_ALIAS_EXACT_VIEWS", "1")
@@ -258,8 +255,6 @@ def test_aliased_flash_attention_example():
     buffer, so head dim 128 fits 3 K/V stages (unaliased: 2) and head dim
     256 fits BLOCK_N 64 (unaliased: 32); consumers ping-pong on named
     barriers 9 and 10."""
-    sys.path.insert(0, os.path.join(os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__)))),
-                                    "examples"))
     import hopper_flash_attention as fa
 
     limit = 232448
@@ -285,8 +280,6 @@ def test_flash_attention_hands_q_back_after_the_next_first_qk(monkeypatch, tmp_p
     (and hands that buffer back) after the next tile's first QK^T, under
     the tile's `if`, and once more after its last tile; LATE_Q_HANDBACK=False
     waits at each tile's end. The hazard analysis finds nothing in either."""
-    sys.path.insert(0, os.path.join(os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__)))),
-                                    "examples"))
     import hopper_flash_attention as fa
 
     monkeypatch.setenv("TRITON_CACHE_DIR", str(tmp_path))  # compile afresh: the analysis runs
@@ -313,8 +306,6 @@ def test_flash_attention_rings_of_their_own_depth(monkeypatch, tmp_path):
     stages (224 KiB of buffers); unaliased it is 288 KiB. The K and V rings
     keep their own phases, with and without ping-pong, and the hazard
     analysis finds nothing in either."""
-    sys.path.insert(0, os.path.join(os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__)))),
-                                    "examples"))
     import hopper_flash_attention as fa
     from tlx_alias import _hazards, _pipeline
 
@@ -363,8 +354,6 @@ def test_flash_attention_pv_wait_stays_after_the_softmax(tmp_path):
     the softmax that overlaps it. With only the barrier analysis's bar.sync
     before the K-release arrive, ptxas hoisted that wait (and the V-release
     arrive) above the exp2s, serializing P@V and the softmax."""
-    sys.path.insert(0, os.path.join(os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__)))),
-                                    "examples"))
     import hopper_flash_attention as fa
 
     sass = _sass(fa.compile_for_sm90(128), tmp_path)
