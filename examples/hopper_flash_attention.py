@@ -40,7 +40,6 @@ import triton.language as tl
 import tlx_alias as tlx
 
 LOG2E = 1.4426950408889634
-RESCALE_SLACK: tl.constexpr = tl.constexpr(8.0)  # log2 units: p <= 256
 
 
 @triton.jit
@@ -85,30 +84,17 @@ def _ring(count, STAGES: tl.constexpr):
 
 
 @triton.jit
-def _online_softmax(qk, m_i, l_i, qk_scale, offs_m, kv_start, BLOCK_N: tl.constexpr, MASK: tl.constexpr,
-                    LAZY_RESCALE: tl.constexpr):
+def _online_softmax(qk, m_i, l_i, qk_scale, offs_m, kv_start, BLOCK_N: tl.constexpr, MASK: tl.constexpr):
     """One block of online softmax in the log2 domain: the probabilities,
-    the new reference max and sum, the factor that rescales the accumulator
-    and whether the accumulator needs it.
-
-    LAZY_RESCALE (FlashAttention-4's conditional rescaling): the warp group
-    keeps its reference max until some row's max exceeds it by more than
-    RESCALE_SLACK, so p <= 2^RESCALE_SLACK (exact in fp16 and bf16, and
-    O / l is unchanged) and the accumulator's rescale, HEAD_DIM / 2
-    multiplies per thread, is skipped once the max has settled."""
+    the new row max and sum, and the factor that rescales the accumulator."""
     if MASK:
         offs_n = kv_start + tl.arange(0, BLOCK_N)
         qk = tl.where(offs_m[:, None] >= offs_n[None, :], qk, -float("inf"))
     m_ij = tl.maximum(m_i, tl.max(qk, 1) * qk_scale)
-    if LAZY_RESCALE:
-        rescale = tl.max(m_ij - m_i, 0) > RESCALE_SLACK
-        m_ij = tl.where(rescale, m_ij, m_i)
-    else:
-        rescale = True
     p = tl.math.exp2(qk * qk_scale - m_ij[:, None])
     alpha = tl.math.exp2(m_i - m_ij)
     l_i = l_i * alpha + tl.sum(p, 1)
-    return p, m_ij, l_i, alpha, rescale
+    return p, m_ij, l_i, alpha
 
 
 @triton.jit
@@ -137,8 +123,7 @@ def attn_fwd_kernel(sm_scale, lse_ptr, Z, H, desc_q, desc_k, desc_v, desc_o, N_C
                     HEAD_DIM: tl.constexpr, BLOCK_M: tl.constexpr, BLOCK_N: tl.constexpr, K_STAGES: tl.constexpr,
                     V_STAGES: tl.constexpr, CAUSAL: tl.constexpr, CAUSAL_PAIRS: tl.constexpr, ALIAS: tl.constexpr,
                     Q_BUFFERS: tl.constexpr = 1, CONSUMER_REGISTERS: tl.constexpr = 232,
-                    PINGPONG: tl.constexpr = True, LATE_Q_HANDBACK: tl.constexpr = True,
-                    LAZY_RESCALE: tl.constexpr = False):
+                    PINGPONG: tl.constexpr = True, LATE_Q_HANDBACK: tl.constexpr = True):
     NUM_MMA_GROUPS: tl.constexpr = 2
     BM_HALF: tl.constexpr = BLOCK_M // NUM_MMA_GROUPS
     dtype: tl.constexpr = tlx.dtype_of(desc_q)
@@ -230,11 +215,9 @@ def attn_fwd_kernel(sm_scale, lse_ptr, Z, H, desc_q, desc_k, desc_v, desc_o, N_C
                     tlx.async_descriptor_store_wait(0)
                     tlx.barrier_arrive(q_empties[cid * Q_BUFFERS + (tile_count - 1) % Q_BUFFERS])
                 if CAUSAL and lo >= diagonal:
-                    p, m_i, l_i, alpha, rescale = _online_softmax(qk, m_i, l_i, qk_scale, offs_m, lo, BLOCK_N, True,
-                                                                  LAZY_RESCALE)
+                    p, m_i, l_i, alpha = _online_softmax(qk, m_i, l_i, qk_scale, offs_m, lo, BLOCK_N, True)
                 else:
-                    p, m_i, l_i, alpha, rescale = _online_softmax(qk, m_i, l_i, qk_scale, offs_m, lo, BLOCK_N,
-                                                                  False, LAZY_RESCALE)
+                    p, m_i, l_i, alpha = _online_softmax(qk, m_i, l_i, qk_scale, offs_m, lo, BLOCK_N, False)
                 kv_count += 1
 
                 # block j: QK^T(j) runs while PV(j - 1) is issued
@@ -250,15 +233,13 @@ def attn_fwd_kernel(sm_scale, lse_ptr, Z, H, desc_q, desc_k, desc_v, desc_o, N_C
                     qk = tlx.async_dot_wait(1, qk)
                     tlx.barrier_arrive(k_empties[slot])
                     if CAUSAL and kv_start >= diagonal:
-                        p, m_i, l_i, alpha, rescale = _online_softmax(qk, m_i, l_i, qk_scale, offs_m, kv_start,
-                                                                      BLOCK_N, True, LAZY_RESCALE)
+                        p, m_i, l_i, alpha = _online_softmax(qk, m_i, l_i, qk_scale, offs_m, kv_start, BLOCK_N, True)
                     else:
-                        p, m_i, l_i, alpha, rescale = _online_softmax(qk, m_i, l_i, qk_scale, offs_m, kv_start,
-                                                                      BLOCK_N, False, LAZY_RESCALE)
+                        p, m_i, l_i, alpha = _online_softmax(qk, m_i, l_i, qk_scale, offs_m, kv_start, BLOCK_N,
+                                                             False)
                     acc = tlx.async_dot_wait(0, acc)
                     tlx.barrier_arrive(v_empties[v_slot])
-                    if rescale:
-                        acc = acc * alpha[:, None]
+                    acc = acc * alpha[:, None]
                     kv_count += 1
 
                 # the last block's PV
@@ -307,7 +288,7 @@ def smem_bytes(head_dim, block_n, stages, alias, q_buffers=1, block_m=128, items
 
 def attention(q, k, v, causal=False, sm_scale=None, alias=True, block_n=None, stages=None, q_buffers=None,
               num_sms=None, return_lse=False, consumer_registers=232, v_stages=None, pingpong=True,
-              late_q_handback=True, lazy_rescale=False):
+              late_q_handback=True):
     """softmax(Q K^T * sm_scale) V for (batch, heads, N, head_dim) fp16/bf16 tensors on a Hopper GPU.
     block_n, stages, q_buffers default to default_config(head_dim, alias);
     stages is the K ring's depth and, unless v_stages is given, the V ring's;
@@ -316,9 +297,7 @@ def attention(q, k, v, causal=False, sm_scale=None, alias=True, block_n=None, st
     group (setmaxnreg; the producer gets what is left); pingpong=False lets
     the two consumers issue their wgmmas without taking turns;
     late_q_handback=False waits for each O store at the tile's end (with
-    two Q buffers it is waited for after the next tile's first QK^T);
-    lazy_rescale=True rescales the accumulator only when a row max has grown
-    by more than 2^RESCALE_SLACK (see _online_softmax)."""
+    two Q buffers it is waited for after the next tile's first QK^T)."""
     import torch
     from triton.tools.tensor_descriptor import TensorDescriptor
 
@@ -355,13 +334,13 @@ def attention(q, k, v, causal=False, sm_scale=None, alias=True, block_n=None, st
                                                    K_STAGES=stages, V_STAGES=v_stages, CAUSAL=causal,
                                                    CAUSAL_PAIRS=causal_pairs, ALIAS=alias, Q_BUFFERS=q_buffers,
                                                    CONSUMER_REGISTERS=consumer_registers, PINGPONG=pingpong,
-                                                   LATE_Q_HANDBACK=late_q_handback, LAZY_RESCALE=lazy_rescale,
+                                                   LATE_Q_HANDBACK=late_q_handback,
                                                    num_warps=4, num_stages=1)
     return (o, lse) if return_lse else o
 
 
 def compile_for_sm90(head_dim=128, causal=False, alias=True, block_n=None, stages=None, q_buffers=None,
-                     dtype="fp16", v_stages=None, pingpong=True, late_q_handback=True, lazy_rescale=False):
+                     dtype="fp16", v_stages=None, pingpong=True, late_q_handback=True):
     """The kernel compiled for sm_90 without a GPU."""
     from triton.backends.compiler import GPUTarget
     default_n, default_stages, default_q = default_config(head_dim, alias)
@@ -369,7 +348,7 @@ def compile_for_sm90(head_dim=128, causal=False, alias=True, block_n=None, stage
     constexprs = dict(HEAD_DIM=head_dim, BLOCK_M=128, BLOCK_N=block_n or default_n, K_STAGES=stages,
                       V_STAGES=v_stages or stages, CAUSAL=causal, CAUSAL_PAIRS=causal, ALIAS=alias,
                       Q_BUFFERS=q_buffers or default_q, CONSUMER_REGISTERS=232, PINGPONG=pingpong,
-                      LATE_Q_HANDBACK=late_q_handback, LAZY_RESCALE=lazy_rescale)
+                      LATE_Q_HANDBACK=late_q_handback)
     q_block = f"tensordesc<{dtype}[64, {head_dim}]>"
     kv_block = f"tensordesc<{dtype}[{constexprs['BLOCK_N']}, {head_dim}]>"
     signature = {"sm_scale": "fp32", "lse_ptr": "*fp32", "Z": "i32", "H": "i32", "desc_q": q_block,

@@ -326,35 +326,6 @@ def test_flash_attention_rings_of_their_own_depth(monkeypatch, tmp_path):
         assert named == (9 if pingpong else 0)  # without ping-pong no consumer waits for the other
 
 
-def test_flash_attention_lazy_rescale_decides_once_per_block():
-    """lazy_rescale=True: each consumer decides once per block, over its
-    warp group (a max over the rows' growth, compared with RESCALE_SLACK),
-    whether to move its reference max; the multiply of its 64 x HEAD_DIM
-    accumulator sits under that decision's scf.if. Without it the multiply
-    runs every block."""
-    import hopper_flash_attention as fa
-
-    def loop_of_consumer(lazy):
-        ttgir = fa.compile_for_sm90(256, lazy_rescale=lazy).asm["ttgir"]
-        consumer = ttgir[ttgir.index("partition0("):ttgir.index("partition1(")]
-        return consumer[consumer.index("scf.for %", consumer.index("scf.for %") + 1):]  # the K/V loop
-
-    acc = "tensor<64x256xf32, #mma1>"
-    lazy = loop_of_consumer(True)
-    decision = re.search(r"(%\w+) = \"tt\.reduce\"\(%\w+\) <\{axis = 0 : i32\}>.*?"
-                         r"(%\w+) = arith\.cmpf ogt, \1, (%\w+) : f32", lazy, re.S)
-    assert decision, "no warp-group-wide decision in the lazy loop"
-    assert re.search(rf"= arith\.constant 8\.0+e\+00 : f32", fa.compile_for_sm90(256, lazy_rescale=True).asm["ttgir"])
-    guarded = re.search(rf"scf\.if {re.escape(decision.group(2))} -> \({re.escape(acc)}\) \{{(.*?)\}} else \{{",
-                        lazy, re.S)
-    assert guarded and re.search(rf"arith\.mulf %\w+, %\w+ : {re.escape(acc)}", guarded.group(1))
-    assert len(re.findall(rf"arith\.mulf %\w+, %\w+ : {re.escape(acc)}", lazy)) == 1
-
-    eager = loop_of_consumer(False)
-    assert f"-> ({acc})" not in eager and "axis = 0" not in eager
-    assert len(re.findall(rf"arith\.mulf %\w+, %\w+ : {re.escape(acc)}", eager)) == 1
-
-
 def _sass(kernel, tmp_path):
     import subprocess
     cuobjdump = os.path.join(os.path.dirname(triton.__file__), "backends", "nvidia", "bin", "cuobjdump")
