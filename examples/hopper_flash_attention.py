@@ -119,11 +119,31 @@ def _issued(cid: tl.constexpr, PINGPONG: tl.constexpr):
 
 
 @triton.jit
+def _issue_qk(q, k_tile, k_full, phase, cid: tl.constexpr, PINGPONG: tl.constexpr):
+    """Waits for a K tile (or a view of its first rows) and issues QK^T in turn."""
+    tlx.barrier_wait(k_full, phase)
+    _issue_in_turn(cid, PINGPONG)
+    qk = tlx.async_dot(q, tlx.local_trans(k_tile))
+    _issued(cid, PINGPONG)
+    return qk
+
+
+@triton.jit
+def _hand_back_previous_q(q_empties, previous):
+    """The previous tile's O store (over its Q buffer) has had this tile's
+    first QK^T's time to read O: only now wait for it, and hand that buffer
+    back for the tile after this one."""
+    tlx.async_descriptor_store_wait(0)
+    tlx.barrier_arrive(q_empties[previous])
+
+
+@triton.jit
 def attn_fwd_kernel(sm_scale, lse_ptr, Z, H, desc_q, desc_k, desc_v, desc_o, N_CTX,
                     HEAD_DIM: tl.constexpr, BLOCK_M: tl.constexpr, BLOCK_N: tl.constexpr, K_STAGES: tl.constexpr,
                     V_STAGES: tl.constexpr, CAUSAL: tl.constexpr, CAUSAL_PAIRS: tl.constexpr, ALIAS: tl.constexpr,
                     Q_BUFFERS: tl.constexpr = 1, CONSUMER_REGISTERS: tl.constexpr = 232,
-                    PINGPONG: tl.constexpr = True, LATE_Q_HANDBACK: tl.constexpr = True):
+                    PINGPONG: tl.constexpr = True, LATE_Q_HANDBACK: tl.constexpr = True,
+                    HALF_DIAGONAL_BLOCK: tl.constexpr = True):
     NUM_MMA_GROUPS: tl.constexpr = 2
     BM_HALF: tl.constexpr = BLOCK_M // NUM_MMA_GROUPS
     dtype: tl.constexpr = tlx.dtype_of(desc_q)
@@ -200,54 +220,88 @@ def attn_fwd_kernel(sm_scale, lse_ptr, Z, H, desc_q, desc_k, desc_v, desc_o, N_C
                 q = q_tiles[qb]
                 tlx.barrier_wait(q_fulls[qb], q_phase)
 
-                # block lo: QK^T only
-                slot, phase = _ring(kv_count, K_STAGES)
-                tlx.barrier_wait(k_fulls[slot], phase)
-                _issue_in_turn(cid, PINGPONG)
-                qk = tlx.async_dot(q, tlx.local_trans(k_tiles[slot]))
-                _issued(cid, PINGPONG)
-                qk = tlx.async_dot_wait(0, qk)
-                tlx.barrier_arrive(k_empties[slot])
-                if LATE_HANDBACK and tile_count > 0:
-                    # The previous tile's O store (over its Q buffer) has had this
-                    # QK^T's time to read O: only now wait for it, and hand that
-                    # buffer back for the tile after this one.
-                    tlx.async_descriptor_store_wait(0)
-                    tlx.barrier_arrive(q_empties[cid * Q_BUFFERS + (tile_count - 1) % Q_BUFFERS])
-                if CAUSAL and lo >= diagonal:
-                    p, m_i, l_i, alpha = _online_softmax(qk, m_i, l_i, qk_scale, offs_m, lo, BLOCK_N, True)
+                # Consumer 0's rows end half way into a causal tile's diagonal block
+                # (BLOCK_N = BLOCK_M): it runs that block's first BM_HALF keys only,
+                # the rest being masked for all its rows.
+                HALF_DIAGONAL: tl.constexpr = HALF_DIAGONAL_BLOCK and CAUSAL and cid == 0 and BLOCK_N == BLOCK_M
+                if HALF_DIAGONAL:
+                    full_hi = hi - BLOCK_N
+                    has_full = lo < full_hi  # not on the first row block
                 else:
-                    p, m_i, l_i, alpha = _online_softmax(qk, m_i, l_i, qk_scale, offs_m, lo, BLOCK_N, False)
-                kv_count += 1
-
-                # block j: QK^T(j) runs while PV(j - 1) is issued
-                for kv_start in range(lo + BLOCK_N, hi, BLOCK_N):
+                    full_hi = hi
+                    has_full: tl.constexpr = True
+                if has_full:
+                    # block lo: QK^T only
                     slot, phase = _ring(kv_count, K_STAGES)
-                    tlx.barrier_wait(k_fulls[slot], phase)
-                    _issue_in_turn(cid, PINGPONG)
-                    qk = tlx.async_dot(q, tlx.local_trans(k_tiles[slot]))
-                    _issued(cid, PINGPONG)
-                    v_slot, v_phase = _ring(kv_count - 1, V_STAGES)
-                    tlx.barrier_wait(v_fulls[v_slot], v_phase)
-                    acc = tlx.async_dot(p.to(dtype), v_tiles[v_slot], acc)
-                    qk = tlx.async_dot_wait(1, qk)
+                    qk = _issue_qk(q, k_tiles[slot], k_fulls[slot], phase, cid, PINGPONG)
+                    qk = tlx.async_dot_wait(0, qk)
                     tlx.barrier_arrive(k_empties[slot])
-                    if CAUSAL and kv_start >= diagonal:
-                        p, m_i, l_i, alpha = _online_softmax(qk, m_i, l_i, qk_scale, offs_m, kv_start, BLOCK_N, True)
+                    if LATE_HANDBACK and tile_count > 0:
+                        _hand_back_previous_q(q_empties, cid * Q_BUFFERS + (tile_count - 1) % Q_BUFFERS)
+                    if CAUSAL and lo >= diagonal:
+                        p, m_i, l_i, alpha = _online_softmax(qk, m_i, l_i, qk_scale, offs_m, lo, BLOCK_N, True)
                     else:
-                        p, m_i, l_i, alpha = _online_softmax(qk, m_i, l_i, qk_scale, offs_m, kv_start, BLOCK_N,
-                                                             False)
-                    acc = tlx.async_dot_wait(0, acc)
-                    tlx.barrier_arrive(v_empties[v_slot])
-                    acc = acc * alpha[:, None]
+                        p, m_i, l_i, alpha = _online_softmax(qk, m_i, l_i, qk_scale, offs_m, lo, BLOCK_N, False)
                     kv_count += 1
 
-                # the last block's PV
-                v_slot, v_phase = _ring(kv_count - 1, V_STAGES)
-                tlx.barrier_wait(v_fulls[v_slot], v_phase)
-                acc = tlx.async_dot(p.to(dtype), v_tiles[v_slot], acc)
-                acc = tlx.async_dot_wait(0, acc)
-                tlx.barrier_arrive(v_empties[v_slot])
+                    # block j: QK^T(j) runs while PV(j - 1) is issued
+                    for kv_start in range(lo + BLOCK_N, full_hi, BLOCK_N):
+                        slot, phase = _ring(kv_count, K_STAGES)
+                        qk = _issue_qk(q, k_tiles[slot], k_fulls[slot], phase, cid, PINGPONG)
+                        v_slot, v_phase = _ring(kv_count - 1, V_STAGES)
+                        tlx.barrier_wait(v_fulls[v_slot], v_phase)
+                        acc = tlx.async_dot(p.to(dtype), v_tiles[v_slot], acc)
+                        qk = tlx.async_dot_wait(1, qk)
+                        tlx.barrier_arrive(k_empties[slot])
+                        if CAUSAL and kv_start >= diagonal:
+                            p, m_i, l_i, alpha = _online_softmax(qk, m_i, l_i, qk_scale, offs_m, kv_start, BLOCK_N,
+                                                                 True)
+                        else:
+                            p, m_i, l_i, alpha = _online_softmax(qk, m_i, l_i, qk_scale, offs_m, kv_start, BLOCK_N,
+                                                                 False)
+                        acc = tlx.async_dot_wait(0, acc)
+                        tlx.barrier_arrive(v_empties[v_slot])
+                        acc = acc * alpha[:, None]
+                        kv_count += 1
+
+                    if HALF_DIAGONAL:  # the half diagonal's QK^T runs while the last full PV is issued
+                        slot, phase = _ring(kv_count, K_STAGES)
+                        qk = _issue_qk(q, tlx.local_slice(k_tiles[slot], [0, 0], [BM_HALF, HEAD_DIM]),
+                                       k_fulls[slot], phase, cid, PINGPONG)
+                        v_slot, v_phase = _ring(kv_count - 1, V_STAGES)
+                        tlx.barrier_wait(v_fulls[v_slot], v_phase)
+                        acc = tlx.async_dot(p.to(dtype), v_tiles[v_slot], acc)
+                        qk = tlx.async_dot_wait(1, qk)
+                        tlx.barrier_arrive(k_empties[slot])
+                        p_half, m_i, l_i, alpha = _online_softmax(qk, m_i, l_i, qk_scale, offs_m, full_hi, BM_HALF,
+                                                                  True)
+                        acc = tlx.async_dot_wait(0, acc)
+                        tlx.barrier_arrive(v_empties[v_slot])
+                        acc = acc * alpha[:, None]
+                        kv_count += 1
+                    else:  # the last block's PV
+                        v_slot, v_phase = _ring(kv_count - 1, V_STAGES)
+                        tlx.barrier_wait(v_fulls[v_slot], v_phase)
+                        acc = tlx.async_dot(p.to(dtype), v_tiles[v_slot], acc)
+                        acc = tlx.async_dot_wait(0, acc)
+                        tlx.barrier_arrive(v_empties[v_slot])
+                else:  # the first row block: the half diagonal is all there is
+                    slot, phase = _ring(kv_count, K_STAGES)
+                    qk = _issue_qk(q, tlx.local_slice(k_tiles[slot], [0, 0], [BM_HALF, HEAD_DIM]), k_fulls[slot],
+                                   phase, cid, PINGPONG)
+                    qk = tlx.async_dot_wait(0, qk)
+                    tlx.barrier_arrive(k_empties[slot])
+                    if LATE_HANDBACK and tile_count > 0:
+                        _hand_back_previous_q(q_empties, cid * Q_BUFFERS + (tile_count - 1) % Q_BUFFERS)
+                    p_half, m_i, l_i, alpha = _online_softmax(qk, m_i, l_i, qk_scale, offs_m, full_hi, BM_HALF, True)
+                    kv_count += 1
+                if HALF_DIAGONAL:  # the half diagonal's PV
+                    v_slot, v_phase = _ring(kv_count - 1, V_STAGES)
+                    tlx.barrier_wait(v_fulls[v_slot], v_phase)
+                    acc = tlx.async_dot(p_half.to(dtype), tlx.local_slice(v_tiles[v_slot], [0, 0], [BM_HALF, HEAD_DIM]),
+                                        acc)
+                    acc = tlx.async_dot_wait(0, acc)
+                    tlx.barrier_arrive(v_empties[v_slot])
                 if not ALIAS:
                     tlx.barrier_arrive(q_empties[qb])  # the next Q can load while O is stored
 
@@ -288,7 +342,7 @@ def smem_bytes(head_dim, block_n, stages, alias, q_buffers=1, block_m=128, items
 
 def attention(q, k, v, causal=False, sm_scale=None, alias=True, block_n=None, stages=None, q_buffers=None,
               num_sms=None, return_lse=False, consumer_registers=232, v_stages=None, pingpong=True,
-              late_q_handback=True):
+              late_q_handback=True, half_diagonal=True):
     """softmax(Q K^T * sm_scale) V for (batch, heads, N, head_dim) fp16/bf16 tensors on a Hopper GPU.
     block_n, stages, q_buffers default to default_config(head_dim, alias);
     stages is the K ring's depth and, unless v_stages is given, the V ring's;
@@ -297,7 +351,9 @@ def attention(q, k, v, causal=False, sm_scale=None, alias=True, block_n=None, st
     group (setmaxnreg; the producer gets what is left); pingpong=False lets
     the two consumers issue their wgmmas without taking turns;
     late_q_handback=False waits for each O store at the tile's end (with
-    two Q buffers it is waited for after the next tile's first QK^T)."""
+    two Q buffers it is waited for after the next tile's first QK^T);
+    half_diagonal=False makes consumer 0 run a causal tile's whole diagonal
+    block (masked) instead of its first BLOCK_M / 2 keys."""
     import torch
     from triton.tools.tensor_descriptor import TensorDescriptor
 
@@ -335,12 +391,12 @@ def attention(q, k, v, causal=False, sm_scale=None, alias=True, block_n=None, st
                                                    CAUSAL_PAIRS=causal_pairs, ALIAS=alias, Q_BUFFERS=q_buffers,
                                                    CONSUMER_REGISTERS=consumer_registers, PINGPONG=pingpong,
                                                    LATE_Q_HANDBACK=late_q_handback,
-                                                   num_warps=4, num_stages=1)
+                                                   HALF_DIAGONAL_BLOCK=half_diagonal, num_warps=4, num_stages=1)
     return (o, lse) if return_lse else o
 
 
 def compile_for_sm90(head_dim=128, causal=False, alias=True, block_n=None, stages=None, q_buffers=None,
-                     dtype="fp16", v_stages=None, pingpong=True, late_q_handback=True):
+                     dtype="fp16", v_stages=None, pingpong=True, late_q_handback=True, half_diagonal=True):
     """The kernel compiled for sm_90 without a GPU."""
     from triton.backends.compiler import GPUTarget
     default_n, default_stages, default_q = default_config(head_dim, alias)
@@ -348,7 +404,7 @@ def compile_for_sm90(head_dim=128, causal=False, alias=True, block_n=None, stage
     constexprs = dict(HEAD_DIM=head_dim, BLOCK_M=128, BLOCK_N=block_n or default_n, K_STAGES=stages,
                       V_STAGES=v_stages or stages, CAUSAL=causal, CAUSAL_PAIRS=causal, ALIAS=alias,
                       Q_BUFFERS=q_buffers or default_q, CONSUMER_REGISTERS=232, PINGPONG=pingpong,
-                      LATE_Q_HANDBACK=late_q_handback)
+                      LATE_Q_HANDBACK=late_q_handback, HALF_DIAGONAL_BLOCK=half_diagonal)
     q_block = f"tensordesc<{dtype}[64, {head_dim}]>"
     kv_block = f"tensordesc<{dtype}[{constexprs['BLOCK_N']}, {head_dim}]>"
     signature = {"sm_scale": "fp32", "lse_ptr": "*fp32", "Z": "i32", "H": "i32", "desc_q": q_block,
