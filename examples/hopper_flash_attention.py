@@ -129,6 +129,15 @@ def _issue_qk(q, k_tile, k_full, phase, cid: tl.constexpr, PINGPONG: tl.constexp
 
 
 @triton.jit
+def _first_rows(tile, ROWS: tl.constexpr, HEAD_DIM: tl.constexpr):
+    """The first ROWS rows of a (BLOCK_N, HEAD_DIM) K or V tile: a view, or the tile itself."""
+    if ROWS < tile.shape[0]:
+        return tlx.local_slice(tile, [0, 0], [ROWS, HEAD_DIM])
+    else:
+        return tile
+
+
+@triton.jit
 def _hand_back_previous_q(q_empties, previous):
     """The previous tile's O store (over its Q buffer) has had this tile's
     first QK^T's time to read O: only now wait for it, and hand that buffer
@@ -143,7 +152,7 @@ def attn_fwd_kernel(sm_scale, lse_ptr, Z, H, desc_q, desc_k, desc_v, desc_o, N_C
                     V_STAGES: tl.constexpr, CAUSAL: tl.constexpr, CAUSAL_PAIRS: tl.constexpr, ALIAS: tl.constexpr,
                     Q_BUFFERS: tl.constexpr = 1, CONSUMER_REGISTERS: tl.constexpr = 232,
                     PINGPONG: tl.constexpr = True, LATE_Q_HANDBACK: tl.constexpr = True,
-                    HALF_DIAGONAL_BLOCK: tl.constexpr = True):
+                    PEEL_DIAGONAL: tl.constexpr = True, HALF_DIAGONAL_BLOCK: tl.constexpr = True):
     NUM_MMA_GROUPS: tl.constexpr = 2
     BM_HALF: tl.constexpr = BLOCK_M // NUM_MMA_GROUPS
     dtype: tl.constexpr = tlx.dtype_of(desc_q)
@@ -220,12 +229,16 @@ def attn_fwd_kernel(sm_scale, lse_ptr, Z, H, desc_q, desc_k, desc_v, desc_o, N_C
                 q = q_tiles[qb]
                 tlx.barrier_wait(q_fulls[qb], q_phase)
 
-                # Consumer 0's rows end half way into a causal tile's diagonal block
-                # (BLOCK_N = BLOCK_M): it runs that block's first BM_HALF keys only,
-                # the rest being masked for all its rows.
-                HALF_DIAGONAL: tl.constexpr = HALF_DIAGONAL_BLOCK and CAUSAL and cid == 0 and BLOCK_N == BLOCK_M
-                if HALF_DIAGONAL:
-                    full_hi = hi - BLOCK_N
+                # PEEL_DIAGONAL: a causal tile's diagonal block (the only masked one when
+                # BLOCK_N = BLOCK_M) runs after the loop, which then holds no mask: the
+                # masked softmax in the loop made ptxas spill there. Consumer 0's rows
+                # end half way into that block: with HALF_DIAGONAL_BLOCK it runs the
+                # block's first BM_HALF keys only (its rows mask the rest).
+                PEELED: tl.constexpr = PEEL_DIAGONAL and CAUSAL and BLOCK_N == BLOCK_M
+                DIAG_KEYS: tl.constexpr = BM_HALF if HALF_DIAGONAL_BLOCK and cid == 0 else BLOCK_N
+                MASK_IN_LOOP: tl.constexpr = CAUSAL and not PEELED
+                if PEELED:
+                    full_hi = diagonal
                     has_full = lo < full_hi  # not on the first row block
                 else:
                     full_hi = hi
@@ -238,7 +251,7 @@ def attn_fwd_kernel(sm_scale, lse_ptr, Z, H, desc_q, desc_k, desc_v, desc_o, N_C
                     tlx.barrier_arrive(k_empties[slot])
                     if LATE_HANDBACK and tile_count > 0:
                         _hand_back_previous_q(q_empties, cid * Q_BUFFERS + (tile_count - 1) % Q_BUFFERS)
-                    if CAUSAL and lo >= diagonal:
+                    if MASK_IN_LOOP and lo >= diagonal:
                         p, m_i, l_i, alpha = _online_softmax(qk, m_i, l_i, qk_scale, offs_m, lo, BLOCK_N, True)
                     else:
                         p, m_i, l_i, alpha = _online_softmax(qk, m_i, l_i, qk_scale, offs_m, lo, BLOCK_N, False)
@@ -253,7 +266,7 @@ def attn_fwd_kernel(sm_scale, lse_ptr, Z, H, desc_q, desc_k, desc_v, desc_o, N_C
                         acc = tlx.async_dot(p.to(dtype), v_tiles[v_slot], acc)
                         qk = tlx.async_dot_wait(1, qk)
                         tlx.barrier_arrive(k_empties[slot])
-                        if CAUSAL and kv_start >= diagonal:
+                        if MASK_IN_LOOP and kv_start >= diagonal:
                             p, m_i, l_i, alpha = _online_softmax(qk, m_i, l_i, qk_scale, offs_m, kv_start, BLOCK_N,
                                                                  True)
                         else:
@@ -264,16 +277,16 @@ def attn_fwd_kernel(sm_scale, lse_ptr, Z, H, desc_q, desc_k, desc_v, desc_o, N_C
                         acc = acc * alpha[:, None]
                         kv_count += 1
 
-                    if HALF_DIAGONAL:  # the half diagonal's QK^T runs while the last full PV is issued
+                    if PEELED:  # the diagonal's QK^T runs while the last full block's PV is issued
                         slot, phase = _ring(kv_count, K_STAGES)
-                        qk = _issue_qk(q, tlx.local_slice(k_tiles[slot], [0, 0], [BM_HALF, HEAD_DIM]),
-                                       k_fulls[slot], phase, cid, PINGPONG)
+                        qk = _issue_qk(q, _first_rows(k_tiles[slot], DIAG_KEYS, HEAD_DIM), k_fulls[slot], phase, cid,
+                                       PINGPONG)
                         v_slot, v_phase = _ring(kv_count - 1, V_STAGES)
                         tlx.barrier_wait(v_fulls[v_slot], v_phase)
                         acc = tlx.async_dot(p.to(dtype), v_tiles[v_slot], acc)
                         qk = tlx.async_dot_wait(1, qk)
                         tlx.barrier_arrive(k_empties[slot])
-                        p_half, m_i, l_i, alpha = _online_softmax(qk, m_i, l_i, qk_scale, offs_m, full_hi, BM_HALF,
+                        p_diag, m_i, l_i, alpha = _online_softmax(qk, m_i, l_i, qk_scale, offs_m, diagonal, DIAG_KEYS,
                                                                   True)
                         acc = tlx.async_dot_wait(0, acc)
                         tlx.barrier_arrive(v_empties[v_slot])
@@ -285,21 +298,21 @@ def attn_fwd_kernel(sm_scale, lse_ptr, Z, H, desc_q, desc_k, desc_v, desc_o, N_C
                         acc = tlx.async_dot(p.to(dtype), v_tiles[v_slot], acc)
                         acc = tlx.async_dot_wait(0, acc)
                         tlx.barrier_arrive(v_empties[v_slot])
-                else:  # the first row block: the half diagonal is all there is
+                else:  # the first row block: the diagonal is all there is
                     slot, phase = _ring(kv_count, K_STAGES)
-                    qk = _issue_qk(q, tlx.local_slice(k_tiles[slot], [0, 0], [BM_HALF, HEAD_DIM]), k_fulls[slot],
-                                   phase, cid, PINGPONG)
+                    qk = _issue_qk(q, _first_rows(k_tiles[slot], DIAG_KEYS, HEAD_DIM), k_fulls[slot], phase, cid,
+                                   PINGPONG)
                     qk = tlx.async_dot_wait(0, qk)
                     tlx.barrier_arrive(k_empties[slot])
                     if LATE_HANDBACK and tile_count > 0:
                         _hand_back_previous_q(q_empties, cid * Q_BUFFERS + (tile_count - 1) % Q_BUFFERS)
-                    p_half, m_i, l_i, alpha = _online_softmax(qk, m_i, l_i, qk_scale, offs_m, full_hi, BM_HALF, True)
+                    p_diag, m_i, l_i, alpha = _online_softmax(qk, m_i, l_i, qk_scale, offs_m, diagonal, DIAG_KEYS,
+                                                              True)
                     kv_count += 1
-                if HALF_DIAGONAL:  # the half diagonal's PV
+                if PEELED:  # the diagonal's PV
                     v_slot, v_phase = _ring(kv_count - 1, V_STAGES)
                     tlx.barrier_wait(v_fulls[v_slot], v_phase)
-                    acc = tlx.async_dot(p_half.to(dtype), tlx.local_slice(v_tiles[v_slot], [0, 0], [BM_HALF, HEAD_DIM]),
-                                        acc)
+                    acc = tlx.async_dot(p_diag.to(dtype), _first_rows(v_tiles[v_slot], DIAG_KEYS, HEAD_DIM), acc)
                     acc = tlx.async_dot_wait(0, acc)
                     tlx.barrier_arrive(v_empties[v_slot])
                 if not ALIAS:
@@ -342,7 +355,7 @@ def smem_bytes(head_dim, block_n, stages, alias, q_buffers=1, block_m=128, items
 
 def attention(q, k, v, causal=False, sm_scale=None, alias=True, block_n=None, stages=None, q_buffers=None,
               num_sms=None, return_lse=False, consumer_registers=232, v_stages=None, pingpong=True,
-              late_q_handback=True, half_diagonal=True):
+              late_q_handback=True, peel_diagonal=True, half_diagonal=True):
     """softmax(Q K^T * sm_scale) V for (batch, heads, N, head_dim) fp16/bf16 tensors on a Hopper GPU.
     block_n, stages, q_buffers default to default_config(head_dim, alias);
     stages is the K ring's depth and, unless v_stages is given, the V ring's;
@@ -352,8 +365,9 @@ def attention(q, k, v, causal=False, sm_scale=None, alias=True, block_n=None, st
     the two consumers issue their wgmmas without taking turns;
     late_q_handback=False waits for each O store at the tile's end (with
     two Q buffers it is waited for after the next tile's first QK^T);
-    half_diagonal=False makes consumer 0 run a causal tile's whole diagonal
-    block (masked) instead of its first BLOCK_M / 2 keys."""
+    peel_diagonal=False runs a causal tile's diagonal block inside the K/V
+    loop (masked there) instead of after it; half_diagonal=False makes
+    consumer 0 run that block whole instead of its first BLOCK_M / 2 keys."""
     import torch
     from triton.tools.tensor_descriptor import TensorDescriptor
 
@@ -391,12 +405,14 @@ def attention(q, k, v, causal=False, sm_scale=None, alias=True, block_n=None, st
                                                    CAUSAL_PAIRS=causal_pairs, ALIAS=alias, Q_BUFFERS=q_buffers,
                                                    CONSUMER_REGISTERS=consumer_registers, PINGPONG=pingpong,
                                                    LATE_Q_HANDBACK=late_q_handback,
+                                                   PEEL_DIAGONAL=peel_diagonal,
                                                    HALF_DIAGONAL_BLOCK=half_diagonal, num_warps=4, num_stages=1)
     return (o, lse) if return_lse else o
 
 
 def compile_for_sm90(head_dim=128, causal=False, alias=True, block_n=None, stages=None, q_buffers=None,
-                     dtype="fp16", v_stages=None, pingpong=True, late_q_handback=True, half_diagonal=True):
+                     dtype="fp16", v_stages=None, pingpong=True, late_q_handback=True, peel_diagonal=True,
+                     half_diagonal=True):
     """The kernel compiled for sm_90 without a GPU."""
     from triton.backends.compiler import GPUTarget
     default_n, default_stages, default_q = default_config(head_dim, alias)
@@ -404,7 +420,8 @@ def compile_for_sm90(head_dim=128, causal=False, alias=True, block_n=None, stage
     constexprs = dict(HEAD_DIM=head_dim, BLOCK_M=128, BLOCK_N=block_n or default_n, K_STAGES=stages,
                       V_STAGES=v_stages or stages, CAUSAL=causal, CAUSAL_PAIRS=causal, ALIAS=alias,
                       Q_BUFFERS=q_buffers or default_q, CONSUMER_REGISTERS=232, PINGPONG=pingpong,
-                      LATE_Q_HANDBACK=late_q_handback, HALF_DIAGONAL_BLOCK=half_diagonal)
+                      LATE_Q_HANDBACK=late_q_handback, PEEL_DIAGONAL=peel_diagonal,
+                      HALF_DIAGONAL_BLOCK=half_diagonal)
     q_block = f"tensordesc<{dtype}[64, {head_dim}]>"
     kv_block = f"tensordesc<{dtype}[{constexprs['BLOCK_N']}, {head_dim}]>"
     signature = {"sm_scale": "fp32", "lse_ptr": "*fp32", "Z": "i32", "H": "i32", "desc_q": q_block,
