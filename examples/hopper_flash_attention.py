@@ -79,6 +79,18 @@ def _kv_range(start_m, N_CTX, BLOCK_M: tl.constexpr, CAUSAL: tl.constexpr):
 
 
 @triton.jit
+def _block_start(kv_start, lo, hi, BLOCK_N: tl.constexpr, DIAGONAL_FIRST: tl.constexpr):
+    """Where the K/V block at loop position kv_start begins: in order, or
+    (DIAGONAL_FIRST) from the last block back to the first, so that a causal
+    tile's one masked block comes first and the loop after it needs no mask
+    (a masked softmax in the loop made ptxas spill there)."""
+    if DIAGONAL_FIRST:
+        return lo + hi - BLOCK_N - kv_start
+    else:
+        return kv_start
+
+
+@triton.jit
 def _ring(count, STAGES: tl.constexpr):
     return count % STAGES, (count // STAGES) & 1
 
@@ -119,46 +131,20 @@ def _issued(cid: tl.constexpr, PINGPONG: tl.constexpr):
 
 
 @triton.jit
-def _issue_qk(q, k_tile, k_full, phase, cid: tl.constexpr, PINGPONG: tl.constexpr):
-    """Waits for a K tile (or a view of its first rows) and issues QK^T in turn."""
-    tlx.barrier_wait(k_full, phase)
-    _issue_in_turn(cid, PINGPONG)
-    qk = tlx.async_dot(q, tlx.local_trans(k_tile))
-    _issued(cid, PINGPONG)
-    return qk
-
-
-@triton.jit
-def _first_rows(tile, ROWS: tl.constexpr, HEAD_DIM: tl.constexpr):
-    """The first ROWS rows of a (BLOCK_N, HEAD_DIM) K or V tile: a view, or the tile itself."""
-    if ROWS < tile.shape[0]:
-        return tlx.local_slice(tile, [0, 0], [ROWS, HEAD_DIM])
-    else:
-        return tile
-
-
-@triton.jit
-def _hand_back_previous_q(q_empties, previous):
-    """The previous tile's O store (over its Q buffer) has had this tile's
-    first QK^T's time to read O: only now wait for it, and hand that buffer
-    back for the tile after this one."""
-    tlx.async_descriptor_store_wait(0)
-    tlx.barrier_arrive(q_empties[previous])
-
-
-@triton.jit
 def attn_fwd_kernel(sm_scale, lse_ptr, Z, H, desc_q, desc_k, desc_v, desc_o, N_CTX,
                     HEAD_DIM: tl.constexpr, BLOCK_M: tl.constexpr, BLOCK_N: tl.constexpr, K_STAGES: tl.constexpr,
                     V_STAGES: tl.constexpr, CAUSAL: tl.constexpr, CAUSAL_PAIRS: tl.constexpr, ALIAS: tl.constexpr,
                     Q_BUFFERS: tl.constexpr = 1, CONSUMER_REGISTERS: tl.constexpr = 232,
                     PINGPONG: tl.constexpr = True, LATE_Q_HANDBACK: tl.constexpr = True,
-                    PEEL_DIAGONAL: tl.constexpr = True, HALF_DIAGONAL_BLOCK: tl.constexpr = True):
+                    DIAGONAL_FIRST: tl.constexpr = True):
     NUM_MMA_GROUPS: tl.constexpr = 2
     BM_HALF: tl.constexpr = BLOCK_M // NUM_MMA_GROUPS
     dtype: tl.constexpr = tlx.dtype_of(desc_q)
     ELEM: tl.constexpr = tlx.size_of(dtype)
     # O over Q, handed back after the next tile's first QK^T (else at the tile's end)
     LATE_HANDBACK: tl.constexpr = ALIAS and LATE_Q_HANDBACK and Q_BUFFERS > 1
+    # a causal tile's diagonal block first (with BLOCK_N = BLOCK_M it is the only masked one)
+    DIAG_FIRST: tl.constexpr = DIAGONAL_FIRST and CAUSAL and BLOCK_N == BLOCK_M
 
     if ALIAS:
         spec = tlx.storage_alias_spec(storage=tlx.storage_kind.smem)
@@ -198,7 +184,8 @@ def attn_fwd_kernel(sm_scale, lse_ptr, Z, H, desc_q, desc_k, desc_v, desc_o, N_C
                     tlx.barrier_expect_bytes(q_fulls[qb], BM_HALF * HEAD_DIM * ELEM)
                     tlx.async_descriptor_load(desc_q, q_tiles[qb], [row0 + start_m * BLOCK_M + c * BM_HALF, 0],
                                               q_fulls[qb])
-                for kv_start in range(lo, hi, BLOCK_N):
+                for kv_pos in range(lo, hi, BLOCK_N):
+                    kv_start = _block_start(kv_pos, lo, hi, BLOCK_N, DIAG_FIRST)
                     slot, phase = _ring(kv_count, K_STAGES)
                     tlx.barrier_wait(k_empties[slot], phase ^ 1)
                     tlx.barrier_expect_bytes(k_fulls[slot], BLOCK_N * HEAD_DIM * ELEM)
@@ -229,92 +216,58 @@ def attn_fwd_kernel(sm_scale, lse_ptr, Z, H, desc_q, desc_k, desc_v, desc_o, N_C
                 q = q_tiles[qb]
                 tlx.barrier_wait(q_fulls[qb], q_phase)
 
-                # PEEL_DIAGONAL: a causal tile's diagonal block (the only masked one when
-                # BLOCK_N = BLOCK_M) runs after the loop, which then holds no mask: the
-                # masked softmax in the loop made ptxas spill there. Consumer 0's rows
-                # end half way into that block: with HALF_DIAGONAL_BLOCK it runs the
-                # block's first BM_HALF keys only (its rows mask the rest).
-                PEELED: tl.constexpr = PEEL_DIAGONAL and CAUSAL and BLOCK_N == BLOCK_M
-                DIAG_KEYS: tl.constexpr = BM_HALF if HALF_DIAGONAL_BLOCK and cid == 0 else BLOCK_N
-                MASK_IN_LOOP: tl.constexpr = CAUSAL and not PEELED
-                if PEELED:
-                    full_hi = diagonal
-                    has_full = lo < full_hi  # not on the first row block
+                # the first block: QK^T only
+                slot, phase = _ring(kv_count, K_STAGES)
+                tlx.barrier_wait(k_fulls[slot], phase)
+                _issue_in_turn(cid, PINGPONG)
+                qk = tlx.async_dot(q, tlx.local_trans(k_tiles[slot]))
+                _issued(cid, PINGPONG)
+                qk = tlx.async_dot_wait(0, qk)
+                tlx.barrier_arrive(k_empties[slot])
+                if LATE_HANDBACK and tile_count > 0:
+                    # The previous tile's O store (over its Q buffer) has had this
+                    # QK^T's time to read O: only now wait for it, and hand that
+                    # buffer back for the tile after this one.
+                    tlx.async_descriptor_store_wait(0)
+                    tlx.barrier_arrive(q_empties[cid * Q_BUFFERS + (tile_count - 1) % Q_BUFFERS])
+                first = _block_start(lo, lo, hi, BLOCK_N, DIAG_FIRST)
+                if DIAG_FIRST:
+                    p, m_i, l_i, alpha = _online_softmax(qk, m_i, l_i, qk_scale, offs_m, first, BLOCK_N, True)
+                elif CAUSAL and first >= diagonal:
+                    p, m_i, l_i, alpha = _online_softmax(qk, m_i, l_i, qk_scale, offs_m, first, BLOCK_N, True)
                 else:
-                    full_hi = hi
-                    has_full: tl.constexpr = True
-                if has_full:
-                    # block lo: QK^T only
-                    slot, phase = _ring(kv_count, K_STAGES)
-                    qk = _issue_qk(q, k_tiles[slot], k_fulls[slot], phase, cid, PINGPONG)
-                    qk = tlx.async_dot_wait(0, qk)
-                    tlx.barrier_arrive(k_empties[slot])
-                    if LATE_HANDBACK and tile_count > 0:
-                        _hand_back_previous_q(q_empties, cid * Q_BUFFERS + (tile_count - 1) % Q_BUFFERS)
-                    if MASK_IN_LOOP and lo >= diagonal:
-                        p, m_i, l_i, alpha = _online_softmax(qk, m_i, l_i, qk_scale, offs_m, lo, BLOCK_N, True)
-                    else:
-                        p, m_i, l_i, alpha = _online_softmax(qk, m_i, l_i, qk_scale, offs_m, lo, BLOCK_N, False)
-                    kv_count += 1
+                    p, m_i, l_i, alpha = _online_softmax(qk, m_i, l_i, qk_scale, offs_m, first, BLOCK_N, False)
+                kv_count += 1
 
-                    # block j: QK^T(j) runs while PV(j - 1) is issued
-                    for kv_start in range(lo + BLOCK_N, full_hi, BLOCK_N):
-                        slot, phase = _ring(kv_count, K_STAGES)
-                        qk = _issue_qk(q, k_tiles[slot], k_fulls[slot], phase, cid, PINGPONG)
-                        v_slot, v_phase = _ring(kv_count - 1, V_STAGES)
-                        tlx.barrier_wait(v_fulls[v_slot], v_phase)
-                        acc = tlx.async_dot(p.to(dtype), v_tiles[v_slot], acc)
-                        qk = tlx.async_dot_wait(1, qk)
-                        tlx.barrier_arrive(k_empties[slot])
-                        if MASK_IN_LOOP and kv_start >= diagonal:
-                            p, m_i, l_i, alpha = _online_softmax(qk, m_i, l_i, qk_scale, offs_m, kv_start, BLOCK_N,
-                                                                 True)
-                        else:
-                            p, m_i, l_i, alpha = _online_softmax(qk, m_i, l_i, qk_scale, offs_m, kv_start, BLOCK_N,
-                                                                 False)
-                        acc = tlx.async_dot_wait(0, acc)
-                        tlx.barrier_arrive(v_empties[v_slot])
-                        acc = acc * alpha[:, None]
-                        kv_count += 1
-
-                    if PEELED:  # the diagonal's QK^T runs while the last full block's PV is issued
-                        slot, phase = _ring(kv_count, K_STAGES)
-                        qk = _issue_qk(q, _first_rows(k_tiles[slot], DIAG_KEYS, HEAD_DIM), k_fulls[slot], phase, cid,
-                                       PINGPONG)
-                        v_slot, v_phase = _ring(kv_count - 1, V_STAGES)
-                        tlx.barrier_wait(v_fulls[v_slot], v_phase)
-                        acc = tlx.async_dot(p.to(dtype), v_tiles[v_slot], acc)
-                        qk = tlx.async_dot_wait(1, qk)
-                        tlx.barrier_arrive(k_empties[slot])
-                        p_diag, m_i, l_i, alpha = _online_softmax(qk, m_i, l_i, qk_scale, offs_m, diagonal, DIAG_KEYS,
-                                                                  True)
-                        acc = tlx.async_dot_wait(0, acc)
-                        tlx.barrier_arrive(v_empties[v_slot])
-                        acc = acc * alpha[:, None]
-                        kv_count += 1
-                    else:  # the last block's PV
-                        v_slot, v_phase = _ring(kv_count - 1, V_STAGES)
-                        tlx.barrier_wait(v_fulls[v_slot], v_phase)
-                        acc = tlx.async_dot(p.to(dtype), v_tiles[v_slot], acc)
-                        acc = tlx.async_dot_wait(0, acc)
-                        tlx.barrier_arrive(v_empties[v_slot])
-                else:  # the first row block: the diagonal is all there is
+                # block j: QK^T(j) runs while PV(j - 1) is issued
+                for kv_pos in range(lo + BLOCK_N, hi, BLOCK_N):
+                    kv_start = _block_start(kv_pos, lo, hi, BLOCK_N, DIAG_FIRST)
                     slot, phase = _ring(kv_count, K_STAGES)
-                    qk = _issue_qk(q, _first_rows(k_tiles[slot], DIAG_KEYS, HEAD_DIM), k_fulls[slot], phase, cid,
-                                   PINGPONG)
-                    qk = tlx.async_dot_wait(0, qk)
-                    tlx.barrier_arrive(k_empties[slot])
-                    if LATE_HANDBACK and tile_count > 0:
-                        _hand_back_previous_q(q_empties, cid * Q_BUFFERS + (tile_count - 1) % Q_BUFFERS)
-                    p_diag, m_i, l_i, alpha = _online_softmax(qk, m_i, l_i, qk_scale, offs_m, diagonal, DIAG_KEYS,
-                                                              True)
-                    kv_count += 1
-                if PEELED:  # the diagonal's PV
+                    tlx.barrier_wait(k_fulls[slot], phase)
+                    _issue_in_turn(cid, PINGPONG)
+                    qk = tlx.async_dot(q, tlx.local_trans(k_tiles[slot]))
+                    _issued(cid, PINGPONG)
                     v_slot, v_phase = _ring(kv_count - 1, V_STAGES)
                     tlx.barrier_wait(v_fulls[v_slot], v_phase)
-                    acc = tlx.async_dot(p_diag.to(dtype), _first_rows(v_tiles[v_slot], DIAG_KEYS, HEAD_DIM), acc)
+                    acc = tlx.async_dot(p.to(dtype), v_tiles[v_slot], acc)
+                    qk = tlx.async_dot_wait(1, qk)
+                    tlx.barrier_arrive(k_empties[slot])
+                    if CAUSAL and not DIAG_FIRST and kv_start >= diagonal:
+                        p, m_i, l_i, alpha = _online_softmax(qk, m_i, l_i, qk_scale, offs_m, kv_start, BLOCK_N, True)
+                    else:
+                        p, m_i, l_i, alpha = _online_softmax(qk, m_i, l_i, qk_scale, offs_m, kv_start, BLOCK_N,
+                                                             False)
                     acc = tlx.async_dot_wait(0, acc)
                     tlx.barrier_arrive(v_empties[v_slot])
+                    acc = acc * alpha[:, None]
+                    kv_count += 1
+
+                # the last block's PV
+                v_slot, v_phase = _ring(kv_count - 1, V_STAGES)
+                tlx.barrier_wait(v_fulls[v_slot], v_phase)
+                acc = tlx.async_dot(p.to(dtype), v_tiles[v_slot], acc)
+                acc = tlx.async_dot_wait(0, acc)
+                tlx.barrier_arrive(v_empties[v_slot])
                 if not ALIAS:
                     tlx.barrier_arrive(q_empties[qb])  # the next Q can load while O is stored
 
@@ -355,7 +308,7 @@ def smem_bytes(head_dim, block_n, stages, alias, q_buffers=1, block_m=128, items
 
 def attention(q, k, v, causal=False, sm_scale=None, alias=True, block_n=None, stages=None, q_buffers=None,
               num_sms=None, return_lse=False, consumer_registers=232, v_stages=None, pingpong=True,
-              late_q_handback=True, peel_diagonal=True, half_diagonal=True):
+              late_q_handback=True, diagonal_first=True):
     """softmax(Q K^T * sm_scale) V for (batch, heads, N, head_dim) fp16/bf16 tensors on a Hopper GPU.
     block_n, stages, q_buffers default to default_config(head_dim, alias);
     stages is the K ring's depth and, unless v_stages is given, the V ring's;
@@ -365,9 +318,8 @@ def attention(q, k, v, causal=False, sm_scale=None, alias=True, block_n=None, st
     the two consumers issue their wgmmas without taking turns;
     late_q_handback=False waits for each O store at the tile's end (with
     two Q buffers it is waited for after the next tile's first QK^T);
-    peel_diagonal=False runs a causal tile's diagonal block inside the K/V
-    loop (masked there) instead of after it; half_diagonal=False makes
-    consumer 0 run that block whole instead of its first BLOCK_M / 2 keys."""
+    diagonal_first=False runs a causal tile's K/V blocks in order, the
+    masked diagonal one last, instead of first."""
     import torch
     from triton.tools.tensor_descriptor import TensorDescriptor
 
@@ -404,15 +356,13 @@ def attention(q, k, v, causal=False, sm_scale=None, alias=True, block_n=None, st
                                                    K_STAGES=stages, V_STAGES=v_stages, CAUSAL=causal,
                                                    CAUSAL_PAIRS=causal_pairs, ALIAS=alias, Q_BUFFERS=q_buffers,
                                                    CONSUMER_REGISTERS=consumer_registers, PINGPONG=pingpong,
-                                                   LATE_Q_HANDBACK=late_q_handback,
-                                                   PEEL_DIAGONAL=peel_diagonal,
-                                                   HALF_DIAGONAL_BLOCK=half_diagonal, num_warps=4, num_stages=1)
+                                                   LATE_Q_HANDBACK=late_q_handback, DIAGONAL_FIRST=diagonal_first,
+                                                   num_warps=4, num_stages=1)
     return (o, lse) if return_lse else o
 
 
 def compile_for_sm90(head_dim=128, causal=False, alias=True, block_n=None, stages=None, q_buffers=None,
-                     dtype="fp16", v_stages=None, pingpong=True, late_q_handback=True, peel_diagonal=True,
-                     half_diagonal=True):
+                     dtype="fp16", v_stages=None, pingpong=True, late_q_handback=True, diagonal_first=True):
     """The kernel compiled for sm_90 without a GPU."""
     from triton.backends.compiler import GPUTarget
     default_n, default_stages, default_q = default_config(head_dim, alias)
@@ -420,8 +370,7 @@ def compile_for_sm90(head_dim=128, causal=False, alias=True, block_n=None, stage
     constexprs = dict(HEAD_DIM=head_dim, BLOCK_M=128, BLOCK_N=block_n or default_n, K_STAGES=stages,
                       V_STAGES=v_stages or stages, CAUSAL=causal, CAUSAL_PAIRS=causal, ALIAS=alias,
                       Q_BUFFERS=q_buffers or default_q, CONSUMER_REGISTERS=232, PINGPONG=pingpong,
-                      LATE_Q_HANDBACK=late_q_handback, PEEL_DIAGONAL=peel_diagonal,
-                      HALF_DIAGONAL_BLOCK=half_diagonal)
+                      LATE_Q_HANDBACK=late_q_handback, DIAGONAL_FIRST=diagonal_first)
     q_block = f"tensordesc<{dtype}[64, {head_dim}]>"
     kv_block = f"tensordesc<{dtype}[{constexprs['BLOCK_N']}, {head_dim}]>"
     signature = {"sm_scale": "fp32", "lse_ptr": "*fp32", "Z": "i32", "H": "i32", "desc_q": q_block,
