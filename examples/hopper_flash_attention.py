@@ -79,15 +79,15 @@ def _kv_range(start_m, N_CTX, BLOCK_M: tl.constexpr, CAUSAL: tl.constexpr):
 
 
 @triton.jit
-def _block_start(kv_start, lo, hi, BLOCK_N: tl.constexpr, DIAGONAL_FIRST: tl.constexpr):
-    """Where the K/V block at loop position kv_start begins: in order, or
-    (DIAGONAL_FIRST) from the last block back to the first, so that a causal
-    tile's one masked block comes first and the loop after it needs no mask
-    (a masked softmax in the loop made ptxas spill there)."""
+def _block_start(kv_pos, lo, hi, BLOCK_N: tl.constexpr, DIAGONAL_FIRST: tl.constexpr):
+    """Where the K/V block at loop position kv_pos begins: in order, or
+    (DIAGONAL_FIRST) the last block first and then the others in order, so
+    that a causal tile's one masked block comes first and the loop after it
+    needs no mask (a masked softmax in the loop made ptxas spill there)."""
     if DIAGONAL_FIRST:
-        return lo + hi - BLOCK_N - kv_start
+        return tl.where(kv_pos == lo, hi - BLOCK_N, kv_pos - BLOCK_N)
     else:
-        return kv_start
+        return kv_pos
 
 
 @triton.jit
