@@ -106,7 +106,7 @@ def compare_candidates(only, repeat, report, n=N):
         v_stages = fields[5] if len(fields) > 5 else stages
         pingpong = bool(fields[6]) if len(fields) > 6 else True
         late = bool(fields[7]) if len(fields) > 7 else True
-        diagonal_first = bool(fields[8]) if len(fields) > 8 else True
+        diagonal_first = bool(fields[8]) if len(fields) > 8 else None  # the example's default
         by_dim.setdefault(d, []).append(dict(block_n=block_n, stages=stages, q_buffers=q_buffers,
                                              consumer_registers=registers, v_stages=v_stages, pingpong=pingpong,
                                              late_q_handback=late, diagonal_first=diagonal_first))

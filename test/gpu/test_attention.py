@@ -68,6 +68,12 @@ def test_attention_growing_scores(causal, dtype):
     check(True, 128, causal, dtype, n=1024, growing_scores=True)
 
 
+@pytest.mark.parametrize("diagonal_first", [False, True])
+@pytest.mark.parametrize("head_dim", [64, 128])
+def test_causal_attention_diagonal_block_first_or_last(head_dim, diagonal_first):
+    check(True, head_dim, True, torch.float16, n=1024, diagonal_first=diagonal_first)
+
+
 def test_causal_attention_odd_row_blocks():
     check(True, 128, True, torch.float16, n=384)  # 3 row blocks: no pairs, one tile at a time
 

@@ -326,6 +326,29 @@ def test_flash_attention_rings_of_their_own_depth(monkeypatch, tmp_path):
         assert named == (9 if pingpong else 0)  # without ping-pong no consumer waits for the other
 
 
+def test_flash_attention_causal_loop_holds_no_mask(monkeypatch, tmp_path):
+    """Causal, BLOCK_N = BLOCK_M: with DIAGONAL_FIRST the producer loads and
+    the consumers run each tile's diagonal block first, masked, before the
+    K/V loop, which then compares no positions; in order, the loop masks
+    (its last block). The hazard analysis finds nothing in either."""
+    import hopper_flash_attention as fa
+
+    monkeypatch.setenv("TRITON_CACHE_DIR", str(tmp_path))  # compile afresh: the analysis runs
+    monkeypatch.setenv("TLX_ALIAS_HAZARDS", "error")
+
+    def consumer_loop(diagonal_first):
+        ttgir = fa.compile_for_sm90(128, causal=True, diagonal_first=diagonal_first).asm["ttgir"]
+        consumer = ttgir[ttgir.index("partition0("):ttgir.index("partition1(")]
+        inner = consumer.index("scf.for %", consumer.index("scf.for %") + 1)
+        return consumer[:inner], consumer[inner:consumer.index("scf.yield", inner)]
+
+    mask = re.compile(r"arith\.cmpi sge, %\w+, %\w+ : tensor<64x128xi32")
+    before, loop = consumer_loop(True)
+    assert not mask.search(loop) and mask.search(before)
+    before, loop = consumer_loop(False)
+    assert mask.search(loop)
+
+
 def _sass(kernel, tmp_path):
     import subprocess
     cuobjdump = os.path.join(os.path.dirname(triton.__file__), "backends", "nvidia", "bin", "cuobjdump")
