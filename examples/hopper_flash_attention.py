@@ -234,9 +234,7 @@ def attn_fwd_kernel(sm_scale, lse_ptr, Z, H, desc_q, desc_k, desc_v, desc_o, N_C
                     tlx.async_descriptor_store_wait(0)
                     tlx.barrier_arrive(q_empties[cid * Q_BUFFERS + (tile_count - 1) % Q_BUFFERS])
                 first = _block_start(lo, lo, hi, BLOCK_N, DIAG_FIRST)
-                if DIAG_FIRST:
-                    p, m_i, l_i, alpha = _online_softmax(qk, m_i, l_i, qk_scale, offs_m, first, BLOCK_N, True)
-                elif CAUSAL and first >= diagonal:
+                if DIAG_FIRST or (CAUSAL and first >= diagonal):
                     p, m_i, l_i, alpha = _online_softmax(qk, m_i, l_i, qk_scale, offs_m, first, BLOCK_N, True)
                 else:
                     p, m_i, l_i, alpha = _online_softmax(qk, m_i, l_i, qk_scale, offs_m, first, BLOCK_N, False)
