@@ -113,6 +113,23 @@ def _online_softmax(qk, m_i, l_i, qk_scale, offs_m, kv_start, BLOCK_N: tl.conste
 
 
 @triton.jit
+def _qk(q, q_regs, k_tile, BLOCK_N: tl.constexpr, HEAD_DIM: tl.constexpr, Q_REG_COLS: tl.constexpr):
+    """Starts S = Q K^T. Q's first Q_REG_COLS columns come from registers
+    (q_regs), the rest from shared memory: for those columns the wgmma reads
+    only K's bytes from shared memory."""
+    if Q_REG_COLS == 0:
+        qk = tlx.async_dot(q, tlx.local_trans(k_tile))
+    elif Q_REG_COLS == HEAD_DIM:
+        qk = tlx.async_dot(q_regs, tlx.local_trans(k_tile))
+    else:
+        qk = tlx.async_dot(q_regs, tlx.local_trans(tlx.local_slice(k_tile, [0, 0], [BLOCK_N, Q_REG_COLS])))
+        q_rest = tlx.local_slice(q, [0, Q_REG_COLS], [q.shape[0], HEAD_DIM - Q_REG_COLS])
+        k_rest = tlx.local_slice(k_tile, [0, Q_REG_COLS], [BLOCK_N, HEAD_DIM - Q_REG_COLS])
+        qk = tlx.async_dot(q_rest, tlx.local_trans(k_rest), qk)
+    return qk
+
+
+@triton.jit
 def _issue_in_turn(cid: tl.constexpr, PINGPONG: tl.constexpr):
     """Ping-pong: consumer 0 issues its wgmma when consumer 1 has issued its
     previous one, and the other way round (named barriers 9 and 10, both
@@ -139,7 +156,8 @@ def attn_fwd_kernel(sm_scale, lse_ptr, Z, H, desc_q, desc_k, desc_v, desc_o, N_C
                     V_STAGES: tl.constexpr, CAUSAL: tl.constexpr, CAUSAL_PAIRS: tl.constexpr, ALIAS: tl.constexpr,
                     Q_BUFFERS: tl.constexpr = 1, CONSUMER_REGISTERS: tl.constexpr = 232,
                     PINGPONG: tl.constexpr = True, LATE_Q_HANDBACK: tl.constexpr = True,
-                    DIAGONAL_FIRST: tl.constexpr = True):
+                    DIAGONAL_FIRST: tl.constexpr = True, Q_REG_COLS: tl.constexpr = 0,
+                    OVERLAP: tl.constexpr = True):
     NUM_MMA_GROUPS: tl.constexpr = 2
     BM_HALF: tl.constexpr = BLOCK_M // NUM_MMA_GROUPS
     dtype: tl.constexpr = tlx.dtype_of(desc_q)
@@ -219,11 +237,15 @@ def attn_fwd_kernel(sm_scale, lse_ptr, Z, H, desc_q, desc_k, desc_v, desc_o, N_C
                 q = q_tiles[qb]
                 tlx.barrier_wait(q_fulls[qb], q_phase)
 
+                if Q_REG_COLS > 0:
+                    q_regs = tlx.local_load(tlx.local_slice(q, [0, 0], [BM_HALF, Q_REG_COLS]))
+                else:
+                    q_regs = None
                 # the first block: QK^T only
                 slot, phase = _ring(kv_count, K_STAGES)
                 tlx.barrier_wait(k_fulls[slot], phase)
                 _issue_in_turn(cid, PINGPONG)
-                qk = tlx.async_dot(q, tlx.local_trans(k_tiles[slot]))
+                qk = _qk(q, q_regs, k_tiles[slot], BLOCK_N, HEAD_DIM, Q_REG_COLS)
                 _issued(cid, PINGPONG)
                 qk = tlx.async_dot_wait(0, qk)
                 tlx.barrier_arrive(k_empties[slot])
@@ -240,35 +262,55 @@ def attn_fwd_kernel(sm_scale, lse_ptr, Z, H, desc_q, desc_k, desc_v, desc_o, N_C
                     p, m_i, l_i, alpha = _online_softmax(qk, m_i, l_i, qk_scale, offs_m, first, BLOCK_N, False)
                 kv_count += 1
 
-                # block j: QK^T(j) runs while PV(j - 1) is issued
+                if not OVERLAP:
+                    v_slot, v_phase = _ring(kv_count - 1, V_STAGES)
+                    tlx.barrier_wait(v_fulls[v_slot], v_phase)
+                    acc = tlx.async_dot(p.to(dtype), v_tiles[v_slot], acc)
+                    acc = tlx.async_dot_wait(0, acc)
+                    tlx.barrier_arrive(v_empties[v_slot])
+
+                # block j: with OVERLAP, QK^T(j) runs while PV(j - 1) is issued;
+                # else QK^T(j), softmax, PV(j) one after the other (S and P are
+                # not live beside an accumulator in flight: fewer registers)
                 for kv_pos in range(lo + BLOCK_N, hi, BLOCK_N):
                     kv_start = _block_start(kv_pos, lo, hi, BLOCK_N, DIAG_FIRST)
                     slot, phase = _ring(kv_count, K_STAGES)
                     tlx.barrier_wait(k_fulls[slot], phase)
                     _issue_in_turn(cid, PINGPONG)
-                    qk = tlx.async_dot(q, tlx.local_trans(k_tiles[slot]))
+                    qk = _qk(q, q_regs, k_tiles[slot], BLOCK_N, HEAD_DIM, Q_REG_COLS)
                     _issued(cid, PINGPONG)
-                    v_slot, v_phase = _ring(kv_count - 1, V_STAGES)
-                    tlx.barrier_wait(v_fulls[v_slot], v_phase)
-                    acc = tlx.async_dot(p.to(dtype), v_tiles[v_slot], acc)
-                    qk = tlx.async_dot_wait(1, qk)
+                    if OVERLAP:
+                        v_slot, v_phase = _ring(kv_count - 1, V_STAGES)
+                        tlx.barrier_wait(v_fulls[v_slot], v_phase)
+                        acc = tlx.async_dot(p.to(dtype), v_tiles[v_slot], acc)
+                        qk = tlx.async_dot_wait(1, qk)
+                    else:
+                        qk = tlx.async_dot_wait(0, qk)
                     tlx.barrier_arrive(k_empties[slot])
                     if CAUSAL and not DIAG_FIRST and kv_start >= diagonal:
                         p, m_i, l_i, alpha = _online_softmax(qk, m_i, l_i, qk_scale, offs_m, kv_start, BLOCK_N, True)
                     else:
                         p, m_i, l_i, alpha = _online_softmax(qk, m_i, l_i, qk_scale, offs_m, kv_start, BLOCK_N,
                                                              False)
-                    acc = tlx.async_dot_wait(0, acc)
-                    tlx.barrier_arrive(v_empties[v_slot])
-                    acc = acc * alpha[:, None]
+                    if OVERLAP:
+                        acc = tlx.async_dot_wait(0, acc)
+                        tlx.barrier_arrive(v_empties[v_slot])
+                        acc = acc * alpha[:, None]
+                    else:
+                        acc = acc * alpha[:, None]
+                        v_slot, v_phase = _ring(kv_count, V_STAGES)
+                        tlx.barrier_wait(v_fulls[v_slot], v_phase)
+                        acc = tlx.async_dot(p.to(dtype), v_tiles[v_slot], acc)
+                        acc = tlx.async_dot_wait(0, acc)
+                        tlx.barrier_arrive(v_empties[v_slot])
                     kv_count += 1
 
-                # the last block's PV
-                v_slot, v_phase = _ring(kv_count - 1, V_STAGES)
-                tlx.barrier_wait(v_fulls[v_slot], v_phase)
-                acc = tlx.async_dot(p.to(dtype), v_tiles[v_slot], acc)
-                acc = tlx.async_dot_wait(0, acc)
-                tlx.barrier_arrive(v_empties[v_slot])
+                if OVERLAP:  # the last block's PV
+                    v_slot, v_phase = _ring(kv_count - 1, V_STAGES)
+                    tlx.barrier_wait(v_fulls[v_slot], v_phase)
+                    acc = tlx.async_dot(p.to(dtype), v_tiles[v_slot], acc)
+                    acc = tlx.async_dot_wait(0, acc)
+                    tlx.barrier_arrive(v_empties[v_slot])
                 if not ALIAS:
                     tlx.barrier_arrive(q_empties[qb])  # the next Q can load while O is stored
 
@@ -309,7 +351,7 @@ def smem_bytes(head_dim, block_n, stages, alias, q_buffers=1, block_m=128, items
 
 def attention(q, k, v, causal=False, sm_scale=None, alias=True, block_n=None, stages=None, q_buffers=None,
               num_sms=None, return_lse=False, consumer_registers=232, v_stages=None, pingpong=True,
-              late_q_handback=True, diagonal_first=None):
+              late_q_handback=True, diagonal_first=None, q_reg_cols=0, overlap=True):
     """softmax(Q K^T * sm_scale) V for (batch, heads, N, head_dim) fp16/bf16 tensors on a Hopper GPU.
     block_n, stages, q_buffers default to default_config(head_dim, alias);
     stages is the K ring's depth and, unless v_stages is given, the V ring's;
@@ -362,20 +404,22 @@ def attention(q, k, v, causal=False, sm_scale=None, alias=True, block_n=None, st
                                                    CAUSAL_PAIRS=causal_pairs, ALIAS=alias, Q_BUFFERS=q_buffers,
                                                    CONSUMER_REGISTERS=consumer_registers, PINGPONG=pingpong,
                                                    LATE_Q_HANDBACK=late_q_handback, DIAGONAL_FIRST=diagonal_first,
-                                                   num_warps=4, num_stages=1)
+                                                   Q_REG_COLS=q_reg_cols, OVERLAP=overlap, num_warps=4, num_stages=1)
     return (o, lse) if return_lse else o
 
 
 def compile_for_sm90(head_dim=128, causal=False, alias=True, block_n=None, stages=None, q_buffers=None,
-                     dtype="fp16", v_stages=None, pingpong=True, late_q_handback=True, diagonal_first=True):
+                     dtype="fp16", v_stages=None, pingpong=True, late_q_handback=True, diagonal_first=True,
+                     q_reg_cols=0, overlap=True, consumer_registers=232):
     """The kernel compiled for sm_90 without a GPU."""
     from triton.backends.compiler import GPUTarget
     default_n, default_stages, default_q = default_config(head_dim, alias)
     stages = stages or default_stages
     constexprs = dict(HEAD_DIM=head_dim, BLOCK_M=128, BLOCK_N=block_n or default_n, K_STAGES=stages,
                       V_STAGES=v_stages or stages, CAUSAL=causal, CAUSAL_PAIRS=causal, ALIAS=alias,
-                      Q_BUFFERS=q_buffers or default_q, CONSUMER_REGISTERS=232, PINGPONG=pingpong,
-                      LATE_Q_HANDBACK=late_q_handback, DIAGONAL_FIRST=diagonal_first)
+                      Q_BUFFERS=q_buffers or default_q, CONSUMER_REGISTERS=consumer_registers, PINGPONG=pingpong,
+                      LATE_Q_HANDBACK=late_q_handback, DIAGONAL_FIRST=diagonal_first, Q_REG_COLS=q_reg_cols,
+                      OVERLAP=overlap)
     q_block = f"tensordesc<{dtype}[64, {head_dim}]>"
     kv_block = f"tensordesc<{dtype}[{constexprs['BLOCK_N']}, {head_dim}]>"
     signature = {"sm_scale": "fp32", "lse_ptr": "*fp32", "Z": "i32", "H": "i32", "desc_q": q_block,
