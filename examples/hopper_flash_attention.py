@@ -8,9 +8,9 @@ groups each own half of a 128-row Q tile, take turns issuing their wgmmas
 j - 1. The kernel is persistent: each program runs tiles of one head after
 another (K/V stay in L2); causal programs take row blocks in pairs of equal
 total work (j, last - j) so that they stay balanced.
-With BLOCK_N = BLOCK_M a causal tile's one masked K/V block, the diagonal,
-runs first (DIAGONAL_FIRST), so the loop over the others holds no mask: at
-head dim 128 the masked loop made ptxas spill.
+A causal tile's masked K/V blocks, the BLOCK_M // BLOCK_N of its diagonal,
+run first (DIAGONAL_FIRST), so the loop over the others holds no mask: at
+head dims 128 and 256 the masked loop made ptxas spill.
 
 Shared memory at BLOCK_M = 128 (fp16/bf16; Q and O: BLOCK_M/2 x HEAD_DIM per consumer):
 
@@ -82,13 +82,14 @@ def _kv_range(start_m, N_CTX, BLOCK_M: tl.constexpr, CAUSAL: tl.constexpr):
 
 
 @triton.jit
-def _block_start(kv_pos, lo, hi, BLOCK_N: tl.constexpr, DIAGONAL_FIRST: tl.constexpr):
+def _block_start(kv_pos, lo, hi, BLOCK_M: tl.constexpr, DIAGONAL_FIRST: tl.constexpr):
     """Where the K/V block at loop position kv_pos begins: in order, or
-    (DIAGONAL_FIRST) the last block first and then the others in order, so
-    that a causal tile's one masked block comes first and the loop after it
-    needs no mask (a masked softmax in the loop made ptxas spill there)."""
+    (DIAGONAL_FIRST) the diagonal's BLOCK_M // BLOCK_N blocks first and then
+    the others in order, so that a causal tile's masked blocks come first and
+    the loop after them needs no mask (a masked softmax in the loop made
+    ptxas spill there)."""
     if DIAGONAL_FIRST:
-        return tl.where(kv_pos == lo, hi - BLOCK_N, kv_pos - BLOCK_N)
+        return tl.where(kv_pos < lo + BLOCK_M, kv_pos + (hi - BLOCK_M - lo), kv_pos - BLOCK_M)
     else:
         return kv_pos
 
@@ -113,20 +114,30 @@ def _online_softmax(qk, m_i, l_i, qk_scale, offs_m, kv_start, BLOCK_N: tl.conste
 
 
 @triton.jit
-def _qk(q, q_regs, k_tile, BLOCK_N: tl.constexpr, HEAD_DIM: tl.constexpr, Q_REG_COLS: tl.constexpr):
-    """Starts S = Q K^T. Q's first Q_REG_COLS columns come from registers
-    (q_regs), the rest from shared memory: for those columns the wgmma reads
-    only K's bytes from shared memory."""
-    if Q_REG_COLS == 0:
-        qk = tlx.async_dot(q, tlx.local_trans(k_tile))
-    elif Q_REG_COLS == HEAD_DIM:
-        qk = tlx.async_dot(q_regs, tlx.local_trans(k_tile))
+def _kv_step(kv_count, kv_start, q, k_tiles, v_tiles, k_fulls, k_empties, v_fulls, v_empties, acc, p, m_i, l_i,
+             qk_scale, offs_m, diagonal, cid: tl.constexpr, K_STAGES: tl.constexpr, V_STAGES: tl.constexpr,
+             BLOCK_N: tl.constexpr, MASK: tl.constexpr, PINGPONG: tl.constexpr):
+    """K/V block kv_count of a consumer: QK^T of this block runs while PV of
+    the one before is issued, then this block's softmax. MASK: "none", "all"
+    (the causal mask) or "diagonal" (the mask where kv_start >= diagonal)."""
+    slot, phase = _ring(kv_count, K_STAGES)
+    tlx.barrier_wait(k_fulls[slot], phase)
+    _issue_in_turn(cid, PINGPONG)
+    qk = tlx.async_dot(q, tlx.local_trans(k_tiles[slot]))
+    _issued(cid, PINGPONG)
+    v_slot, v_phase = _ring(kv_count - 1, V_STAGES)
+    tlx.barrier_wait(v_fulls[v_slot], v_phase)
+    acc = tlx.async_dot(p.to(q.dtype), v_tiles[v_slot], acc)
+    qk = tlx.async_dot_wait(1, qk)
+    tlx.barrier_arrive(k_empties[slot])
+    if MASK == "all" or (MASK == "diagonal" and kv_start >= diagonal):
+        p, m_i, l_i, alpha = _online_softmax(qk, m_i, l_i, qk_scale, offs_m, kv_start, BLOCK_N, True)
     else:
-        qk = tlx.async_dot(q_regs, tlx.local_trans(tlx.local_slice(k_tile, [0, 0], [BLOCK_N, Q_REG_COLS])))
-        q_rest = tlx.local_slice(q, [0, Q_REG_COLS], [q.shape[0], HEAD_DIM - Q_REG_COLS])
-        k_rest = tlx.local_slice(k_tile, [0, Q_REG_COLS], [BLOCK_N, HEAD_DIM - Q_REG_COLS])
-        qk = tlx.async_dot(q_rest, tlx.local_trans(k_rest), qk)
-    return qk
+        p, m_i, l_i, alpha = _online_softmax(qk, m_i, l_i, qk_scale, offs_m, kv_start, BLOCK_N, False)
+    acc = tlx.async_dot_wait(0, acc)
+    tlx.barrier_arrive(v_empties[v_slot])
+    acc = acc * alpha[:, None]
+    return acc, p, m_i, l_i
 
 
 @triton.jit
@@ -156,16 +167,15 @@ def attn_fwd_kernel(sm_scale, lse_ptr, Z, H, desc_q, desc_k, desc_v, desc_o, N_C
                     V_STAGES: tl.constexpr, CAUSAL: tl.constexpr, CAUSAL_PAIRS: tl.constexpr, ALIAS: tl.constexpr,
                     Q_BUFFERS: tl.constexpr = 1, CONSUMER_REGISTERS: tl.constexpr = 232,
                     PINGPONG: tl.constexpr = True, LATE_Q_HANDBACK: tl.constexpr = True,
-                    DIAGONAL_FIRST: tl.constexpr = True, Q_REG_COLS: tl.constexpr = 0,
-                    OVERLAP: tl.constexpr = True):
+                    DIAGONAL_FIRST: tl.constexpr = True):
     NUM_MMA_GROUPS: tl.constexpr = 2
     BM_HALF: tl.constexpr = BLOCK_M // NUM_MMA_GROUPS
     dtype: tl.constexpr = tlx.dtype_of(desc_q)
     ELEM: tl.constexpr = tlx.size_of(dtype)
     # O over Q, handed back after the next tile's first QK^T (else at the tile's end)
     LATE_HANDBACK: tl.constexpr = ALIAS and LATE_Q_HANDBACK and Q_BUFFERS > 1
-    # a causal tile's diagonal block first (with BLOCK_N = BLOCK_M it is the only masked one)
-    DIAG_FIRST: tl.constexpr = DIAGONAL_FIRST and CAUSAL and BLOCK_N == BLOCK_M
+    # a causal tile's diagonal blocks (its only masked ones) first
+    DIAG_FIRST: tl.constexpr = DIAGONAL_FIRST and CAUSAL
 
     if ALIAS:
         spec = tlx.storage_alias_spec(storage=tlx.storage_kind.smem)
@@ -206,7 +216,7 @@ def attn_fwd_kernel(sm_scale, lse_ptr, Z, H, desc_q, desc_k, desc_v, desc_o, N_C
                     tlx.async_descriptor_load(desc_q, q_tiles[qb], [row0 + start_m * BLOCK_M + c * BM_HALF, 0],
                                               q_fulls[qb])
                 for kv_pos in range(lo, hi, BLOCK_N):
-                    kv_start = _block_start(kv_pos, lo, hi, BLOCK_N, DIAG_FIRST)
+                    kv_start = _block_start(kv_pos, lo, hi, BLOCK_M, DIAG_FIRST)
                     slot, phase = _ring(kv_count, K_STAGES)
                     tlx.barrier_wait(k_empties[slot], phase ^ 1)
                     tlx.barrier_expect_bytes(k_fulls[slot], BLOCK_N * HEAD_DIM * ELEM)
@@ -237,15 +247,11 @@ def attn_fwd_kernel(sm_scale, lse_ptr, Z, H, desc_q, desc_k, desc_v, desc_o, N_C
                 q = q_tiles[qb]
                 tlx.barrier_wait(q_fulls[qb], q_phase)
 
-                if Q_REG_COLS > 0:
-                    q_regs = tlx.local_load(tlx.local_slice(q, [0, 0], [BM_HALF, Q_REG_COLS]))
-                else:
-                    q_regs = None
                 # the first block: QK^T only
                 slot, phase = _ring(kv_count, K_STAGES)
                 tlx.barrier_wait(k_fulls[slot], phase)
                 _issue_in_turn(cid, PINGPONG)
-                qk = _qk(q, q_regs, k_tiles[slot], BLOCK_N, HEAD_DIM, Q_REG_COLS)
+                qk = tlx.async_dot(q, tlx.local_trans(k_tiles[slot]))
                 _issued(cid, PINGPONG)
                 qk = tlx.async_dot_wait(0, qk)
                 tlx.barrier_arrive(k_empties[slot])
@@ -255,62 +261,39 @@ def attn_fwd_kernel(sm_scale, lse_ptr, Z, H, desc_q, desc_k, desc_v, desc_o, N_C
                     # buffer back for the tile after this one.
                     tlx.async_descriptor_store_wait(0)
                     tlx.barrier_arrive(q_empties[cid * Q_BUFFERS + (tile_count - 1) % Q_BUFFERS])
-                first = _block_start(lo, lo, hi, BLOCK_N, DIAG_FIRST)
+                first = _block_start(lo, lo, hi, BLOCK_M, DIAG_FIRST)
                 if DIAG_FIRST or (CAUSAL and first >= diagonal):
                     p, m_i, l_i, alpha = _online_softmax(qk, m_i, l_i, qk_scale, offs_m, first, BLOCK_N, True)
                 else:
                     p, m_i, l_i, alpha = _online_softmax(qk, m_i, l_i, qk_scale, offs_m, first, BLOCK_N, False)
                 kv_count += 1
 
-                if not OVERLAP:
-                    v_slot, v_phase = _ring(kv_count - 1, V_STAGES)
-                    tlx.barrier_wait(v_fulls[v_slot], v_phase)
-                    acc = tlx.async_dot(p.to(dtype), v_tiles[v_slot], acc)
-                    acc = tlx.async_dot_wait(0, acc)
-                    tlx.barrier_arrive(v_empties[v_slot])
+                # block j: QK^T(j) runs while PV(j - 1) is issued
+                if DIAG_FIRST:
+                    for i in tl.static_range(1, BLOCK_M // BLOCK_N):  # the diagonal's other blocks
+                        acc, p, m_i, l_i = _kv_step(kv_count, diagonal + i * BLOCK_N, q, k_tiles, v_tiles, k_fulls,
+                                                    k_empties, v_fulls, v_empties, acc, p, m_i, l_i, qk_scale, offs_m,
+                                                    diagonal, cid, K_STAGES, V_STAGES, BLOCK_N, "all", PINGPONG)
+                        kv_count += 1
+                    for kv_pos in range(lo + BLOCK_M, hi, BLOCK_N):  # the blocks left of it: no mask
+                        acc, p, m_i, l_i = _kv_step(kv_count, kv_pos - BLOCK_M, q, k_tiles, v_tiles, k_fulls,
+                                                    k_empties, v_fulls, v_empties, acc, p, m_i, l_i, qk_scale, offs_m,
+                                                    diagonal, cid, K_STAGES, V_STAGES, BLOCK_N, "none", PINGPONG)
+                        kv_count += 1
+                else:
+                    for kv_pos in range(lo + BLOCK_N, hi, BLOCK_N):
+                        acc, p, m_i, l_i = _kv_step(kv_count, kv_pos, q, k_tiles, v_tiles, k_fulls, k_empties,
+                                                    v_fulls, v_empties, acc, p, m_i, l_i, qk_scale, offs_m, diagonal,
+                                                    cid, K_STAGES, V_STAGES, BLOCK_N,
+                                                    "diagonal" if CAUSAL else "none", PINGPONG)
+                        kv_count += 1
 
-                # block j: with OVERLAP, QK^T(j) runs while PV(j - 1) is issued;
-                # else QK^T(j), softmax, PV(j) one after the other (S and P are
-                # not live beside an accumulator in flight: fewer registers)
-                for kv_pos in range(lo + BLOCK_N, hi, BLOCK_N):
-                    kv_start = _block_start(kv_pos, lo, hi, BLOCK_N, DIAG_FIRST)
-                    slot, phase = _ring(kv_count, K_STAGES)
-                    tlx.barrier_wait(k_fulls[slot], phase)
-                    _issue_in_turn(cid, PINGPONG)
-                    qk = _qk(q, q_regs, k_tiles[slot], BLOCK_N, HEAD_DIM, Q_REG_COLS)
-                    _issued(cid, PINGPONG)
-                    if OVERLAP:
-                        v_slot, v_phase = _ring(kv_count - 1, V_STAGES)
-                        tlx.barrier_wait(v_fulls[v_slot], v_phase)
-                        acc = tlx.async_dot(p.to(dtype), v_tiles[v_slot], acc)
-                        qk = tlx.async_dot_wait(1, qk)
-                    else:
-                        qk = tlx.async_dot_wait(0, qk)
-                    tlx.barrier_arrive(k_empties[slot])
-                    if CAUSAL and not DIAG_FIRST and kv_start >= diagonal:
-                        p, m_i, l_i, alpha = _online_softmax(qk, m_i, l_i, qk_scale, offs_m, kv_start, BLOCK_N, True)
-                    else:
-                        p, m_i, l_i, alpha = _online_softmax(qk, m_i, l_i, qk_scale, offs_m, kv_start, BLOCK_N,
-                                                             False)
-                    if OVERLAP:
-                        acc = tlx.async_dot_wait(0, acc)
-                        tlx.barrier_arrive(v_empties[v_slot])
-                        acc = acc * alpha[:, None]
-                    else:
-                        acc = acc * alpha[:, None]
-                        v_slot, v_phase = _ring(kv_count, V_STAGES)
-                        tlx.barrier_wait(v_fulls[v_slot], v_phase)
-                        acc = tlx.async_dot(p.to(dtype), v_tiles[v_slot], acc)
-                        acc = tlx.async_dot_wait(0, acc)
-                        tlx.barrier_arrive(v_empties[v_slot])
-                    kv_count += 1
-
-                if OVERLAP:  # the last block's PV
-                    v_slot, v_phase = _ring(kv_count - 1, V_STAGES)
-                    tlx.barrier_wait(v_fulls[v_slot], v_phase)
-                    acc = tlx.async_dot(p.to(dtype), v_tiles[v_slot], acc)
-                    acc = tlx.async_dot_wait(0, acc)
-                    tlx.barrier_arrive(v_empties[v_slot])
+                # the last block's PV
+                v_slot, v_phase = _ring(kv_count - 1, V_STAGES)
+                tlx.barrier_wait(v_fulls[v_slot], v_phase)
+                acc = tlx.async_dot(p.to(dtype), v_tiles[v_slot], acc)
+                acc = tlx.async_dot_wait(0, acc)
+                tlx.barrier_arrive(v_empties[v_slot])
                 if not ALIAS:
                     tlx.barrier_arrive(q_empties[qb])  # the next Q can load while O is stored
 
@@ -351,7 +334,7 @@ def smem_bytes(head_dim, block_n, stages, alias, q_buffers=1, block_m=128, items
 
 def attention(q, k, v, causal=False, sm_scale=None, alias=True, block_n=None, stages=None, q_buffers=None,
               num_sms=None, return_lse=False, consumer_registers=232, v_stages=None, pingpong=True,
-              late_q_handback=True, diagonal_first=None, q_reg_cols=0, overlap=True):
+              late_q_handback=True, diagonal_first=None):
     """softmax(Q K^T * sm_scale) V for (batch, heads, N, head_dim) fp16/bf16 tensors on a Hopper GPU.
     block_n, stages, q_buffers default to default_config(head_dim, alias);
     stages is the K ring's depth and, unless v_stages is given, the V ring's;
@@ -361,10 +344,10 @@ def attention(q, k, v, causal=False, sm_scale=None, alias=True, block_n=None, st
     the two consumers issue their wgmmas without taking turns;
     late_q_handback=False waits for each O store at the tile's end (with
     two Q buffers it is waited for after the next tile's first QK^T);
-    diagonal_first: a causal tile's masked diagonal block first, then the
+    diagonal_first: a causal tile's masked diagonal blocks first, then the
     others in order (else in order, the diagonal last); by default at head
-    dims above 64, and at 64 up to N = 1024 (measured: +3-12% there, -4% at
-    head dim 64, N = 4096)."""
+    dims above 64, and at 64 up to N = 1024 (measured: +3-12% at 128 and at
+    64 up to N = 1024, -4% at 64, N = 4096; within noise at 256)."""
     import torch
     from triton.tools.tensor_descriptor import TensorDescriptor
 
@@ -404,22 +387,20 @@ def attention(q, k, v, causal=False, sm_scale=None, alias=True, block_n=None, st
                                                    CAUSAL_PAIRS=causal_pairs, ALIAS=alias, Q_BUFFERS=q_buffers,
                                                    CONSUMER_REGISTERS=consumer_registers, PINGPONG=pingpong,
                                                    LATE_Q_HANDBACK=late_q_handback, DIAGONAL_FIRST=diagonal_first,
-                                                   Q_REG_COLS=q_reg_cols, OVERLAP=overlap, num_warps=4, num_stages=1)
+                                                   num_warps=4, num_stages=1)
     return (o, lse) if return_lse else o
 
 
 def compile_for_sm90(head_dim=128, causal=False, alias=True, block_n=None, stages=None, q_buffers=None,
-                     dtype="fp16", v_stages=None, pingpong=True, late_q_handback=True, diagonal_first=True,
-                     q_reg_cols=0, overlap=True, consumer_registers=232):
+                     dtype="fp16", v_stages=None, pingpong=True, late_q_handback=True, diagonal_first=True):
     """The kernel compiled for sm_90 without a GPU."""
     from triton.backends.compiler import GPUTarget
     default_n, default_stages, default_q = default_config(head_dim, alias)
     stages = stages or default_stages
     constexprs = dict(HEAD_DIM=head_dim, BLOCK_M=128, BLOCK_N=block_n or default_n, K_STAGES=stages,
                       V_STAGES=v_stages or stages, CAUSAL=causal, CAUSAL_PAIRS=causal, ALIAS=alias,
-                      Q_BUFFERS=q_buffers or default_q, CONSUMER_REGISTERS=consumer_registers, PINGPONG=pingpong,
-                      LATE_Q_HANDBACK=late_q_handback, DIAGONAL_FIRST=diagonal_first, Q_REG_COLS=q_reg_cols,
-                      OVERLAP=overlap)
+                      Q_BUFFERS=q_buffers or default_q, CONSUMER_REGISTERS=232, PINGPONG=pingpong,
+                      LATE_Q_HANDBACK=late_q_handback, DIAGONAL_FIRST=diagonal_first)
     q_block = f"tensordesc<{dtype}[64, {head_dim}]>"
     kv_block = f"tensordesc<{dtype}[{constexprs['BLOCK_N']}, {head_dim}]>"
     signature = {"sm_scale": "fp32", "lse_ptr": "*fp32", "Z": "i32", "H": "i32", "desc_q": q_block,

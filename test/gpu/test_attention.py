@@ -69,7 +69,7 @@ def test_attention_growing_scores(causal, dtype):
 
 
 @pytest.mark.parametrize("diagonal_first", [False, True])
-@pytest.mark.parametrize("head_dim", [64, 128])
+@pytest.mark.parametrize("head_dim", [64, 128, 256])  # at 256 the diagonal spans two K/V blocks
 def test_causal_attention_diagonal_block_first_or_last(head_dim, diagonal_first):
     check(True, head_dim, True, torch.float16, n=1024, diagonal_first=diagonal_first)
 
