@@ -7,13 +7,12 @@ The example's default_config should be the best row.
     python benchmarks/attention_configs.py [--out FILE.jsonl]
     python benchmarks/attention_configs.py --only 128:128:3:1:232 128:128:2:2:232 --repeat 3
 
---only D:BLOCK_N:STAGES:Q_BUFFERS:REGISTERS[:V_STAGES[:PINGPONG[:LATE[:DIAG_FIRST[:KV_BEFORE_Q]]]]]
+--only D:BLOCK_N:STAGES:Q_BUFFERS:REGISTERS[:V_STAGES[:PINGPONG[:LATE[:DIAG_FIRST]]]]
 measures just those (STAGES deep K ring, V_STAGES deep V ring, default
 STAGES; PINGPONG 0 lets the consumers issue without taking turns; LATE 0
 waits for each O store at the tile's end instead of after the next tile's
 first QK^T; DIAG_FIRST 0 runs a causal tile's K/V blocks in order, the masked
-diagonal one last; -1 the example's default; KV_BEFORE_Q 0 has the producer
-load a tile's Q before its first K/V block), causal and not,
+diagonal one last; -1 the example's default), causal and not,
 each `--repeat` times in turn (SDPA too), to tell close configs apart;
 --n sets the sequence length (the batch keeps Z * N = 16384 tokens).
 """
@@ -108,11 +107,9 @@ def compare_candidates(only, repeat, report, n=N):
         pingpong = bool(fields[6]) if len(fields) > 6 else True
         late = bool(fields[7]) if len(fields) > 7 else True
         diagonal_first = bool(fields[8]) if len(fields) > 8 and fields[8] >= 0 else None  # -1: the default
-        kv_before_q = bool(fields[9]) if len(fields) > 9 else True
         by_dim.setdefault(d, []).append(dict(block_n=block_n, stages=stages, q_buffers=q_buffers,
                                              consumer_registers=registers, v_stages=v_stages, pingpong=pingpong,
-                                             late_q_handback=late, diagonal_first=diagonal_first,
-                                             kv_before_q=kv_before_q))
+                                             late_q_handback=late, diagonal_first=diagonal_first))
     z = Z * N // n
     for head_dim, candidates in by_dim.items():
         torch.manual_seed(0)

@@ -114,20 +114,6 @@ def _online_softmax(qk, m_i, l_i, qk_scale, offs_m, kv_start, BLOCK_N: tl.conste
 
 
 @triton.jit
-def _load_kv_block(kv_count, kv_start, desc_k, desc_v, k_tiles, v_tiles, k_fulls, k_empties, v_fulls, v_empties,
-                   K_STAGES: tl.constexpr, V_STAGES: tl.constexpr, BLOCK_BYTES: tl.constexpr):
-    """The producer's K/V block kv_count (rows kv_start on) into the rings."""
-    slot, phase = _ring(kv_count, K_STAGES)
-    tlx.barrier_wait(k_empties[slot], phase ^ 1)
-    tlx.barrier_expect_bytes(k_fulls[slot], BLOCK_BYTES)
-    tlx.async_descriptor_load(desc_k, k_tiles[slot], [kv_start, 0], k_fulls[slot])
-    v_slot, v_phase = _ring(kv_count, V_STAGES)
-    tlx.barrier_wait(v_empties[v_slot], v_phase ^ 1)
-    tlx.barrier_expect_bytes(v_fulls[v_slot], BLOCK_BYTES)
-    tlx.async_descriptor_load(desc_v, v_tiles[v_slot], [kv_start, 0], v_fulls[v_slot])
-
-
-@triton.jit
 def _kv_step(kv_count, kv_start, q, k_tiles, v_tiles, k_fulls, k_empties, v_fulls, v_empties, acc, p, m_i, l_i,
              qk_scale, offs_m, diagonal, cid: tl.constexpr, K_STAGES: tl.constexpr, V_STAGES: tl.constexpr,
              BLOCK_N: tl.constexpr, MASK: tl.constexpr, PINGPONG: tl.constexpr):
@@ -181,7 +167,7 @@ def attn_fwd_kernel(sm_scale, lse_ptr, Z, H, desc_q, desc_k, desc_v, desc_o, N_C
                     V_STAGES: tl.constexpr, CAUSAL: tl.constexpr, CAUSAL_PAIRS: tl.constexpr, ALIAS: tl.constexpr,
                     Q_BUFFERS: tl.constexpr = 1, CONSUMER_REGISTERS: tl.constexpr = 232,
                     PINGPONG: tl.constexpr = True, LATE_Q_HANDBACK: tl.constexpr = True,
-                    DIAGONAL_FIRST: tl.constexpr = True, KV_BEFORE_Q: tl.constexpr = True):
+                    DIAGONAL_FIRST: tl.constexpr = True):
     NUM_MMA_GROUPS: tl.constexpr = 2
     BM_HALF: tl.constexpr = BLOCK_M // NUM_MMA_GROUPS
     dtype: tl.constexpr = tlx.dtype_of(desc_q)
@@ -216,21 +202,12 @@ def attn_fwd_kernel(sm_scale, lse_ptr, Z, H, desc_q, desc_k, desc_v, desc_o, N_C
     my_tiles = _tiles_of(pid, nprogs, num_pid_m, Z * H, CAUSAL_PAIRS)
 
     with tlx.async_tasks():
-        with tlx.async_task("default"):  # producer: Q halves and the K/V blocks of each tile
-            BLOCK_BYTES: tl.constexpr = BLOCK_N * HEAD_DIM * ELEM
+        with tlx.async_task("default"):  # producer: Q halves, then the K/V blocks of the tile
             kv_count = 0
             for tile_count in range(0, my_tiles):
                 start_m, off_hz = _tile_coords(tile_count, pid, nprogs, num_pid_m, CAUSAL_PAIRS)
                 row0 = off_hz * N_CTX
                 lo, hi = _kv_range(start_m, N_CTX, BLOCK_M, CAUSAL)
-                if KV_BEFORE_Q:
-                    # The first K/V block's slots free at the last QK^T and PV of the
-                    # tile before, Q's buffers only once its O is stored: load the
-                    # block first, so that it never waits for an epilogue.
-                    _load_kv_block(kv_count, row0 + _block_start(lo, lo, hi, BLOCK_M, DIAG_FIRST), desc_k, desc_v,
-                                   k_tiles, v_tiles, k_fulls, k_empties, v_fulls, v_empties, K_STAGES, V_STAGES,
-                                   BLOCK_BYTES)
-                    kv_count += 1
                 q_buf, q_phase = _ring(tile_count, Q_BUFFERS)
                 for c in tl.static_range(NUM_MMA_GROUPS):
                     qb = c * Q_BUFFERS + q_buf
@@ -238,10 +215,16 @@ def attn_fwd_kernel(sm_scale, lse_ptr, Z, H, desc_q, desc_k, desc_v, desc_o, N_C
                     tlx.barrier_expect_bytes(q_fulls[qb], BM_HALF * HEAD_DIM * ELEM)
                     tlx.async_descriptor_load(desc_q, q_tiles[qb], [row0 + start_m * BLOCK_M + c * BM_HALF, 0],
                                               q_fulls[qb])
-                for kv_pos in range(lo + BLOCK_N if KV_BEFORE_Q else lo, hi, BLOCK_N):
-                    _load_kv_block(kv_count, row0 + _block_start(kv_pos, lo, hi, BLOCK_M, DIAG_FIRST), desc_k,
-                                   desc_v, k_tiles, v_tiles, k_fulls, k_empties, v_fulls, v_empties, K_STAGES,
-                                   V_STAGES, BLOCK_BYTES)
+                for kv_pos in range(lo, hi, BLOCK_N):
+                    kv_start = _block_start(kv_pos, lo, hi, BLOCK_M, DIAG_FIRST)
+                    slot, phase = _ring(kv_count, K_STAGES)
+                    tlx.barrier_wait(k_empties[slot], phase ^ 1)
+                    tlx.barrier_expect_bytes(k_fulls[slot], BLOCK_N * HEAD_DIM * ELEM)
+                    tlx.async_descriptor_load(desc_k, k_tiles[slot], [row0 + kv_start, 0], k_fulls[slot])
+                    v_slot, v_phase = _ring(kv_count, V_STAGES)
+                    tlx.barrier_wait(v_empties[v_slot], v_phase ^ 1)
+                    tlx.barrier_expect_bytes(v_fulls[v_slot], BLOCK_N * HEAD_DIM * ELEM)
+                    tlx.async_descriptor_load(desc_v, v_tiles[v_slot], [row0 + kv_start, 0], v_fulls[v_slot])
                     kv_count += 1
 
         with tlx.async_task(num_warps=4, registers=CONSUMER_REGISTERS, replicate=NUM_MMA_GROUPS):  # consumers
@@ -351,7 +334,7 @@ def smem_bytes(head_dim, block_n, stages, alias, q_buffers=1, block_m=128, items
 
 def attention(q, k, v, causal=False, sm_scale=None, alias=True, block_n=None, stages=None, q_buffers=None,
               num_sms=None, return_lse=False, consumer_registers=232, v_stages=None, pingpong=True,
-              late_q_handback=True, diagonal_first=None, kv_before_q=True):
+              late_q_handback=True, diagonal_first=None):
     """softmax(Q K^T * sm_scale) V for (batch, heads, N, head_dim) fp16/bf16 tensors on a Hopper GPU.
     block_n, stages, q_buffers default to default_config(head_dim, alias);
     stages is the K ring's depth and, unless v_stages is given, the V ring's;
@@ -404,13 +387,12 @@ def attention(q, k, v, causal=False, sm_scale=None, alias=True, block_n=None, st
                                                    CAUSAL_PAIRS=causal_pairs, ALIAS=alias, Q_BUFFERS=q_buffers,
                                                    CONSUMER_REGISTERS=consumer_registers, PINGPONG=pingpong,
                                                    LATE_Q_HANDBACK=late_q_handback, DIAGONAL_FIRST=diagonal_first,
-                                                   KV_BEFORE_Q=kv_before_q, num_warps=4, num_stages=1)
+                                                   num_warps=4, num_stages=1)
     return (o, lse) if return_lse else o
 
 
 def compile_for_sm90(head_dim=128, causal=False, alias=True, block_n=None, stages=None, q_buffers=None,
-                     dtype="fp16", v_stages=None, pingpong=True, late_q_handback=True, diagonal_first=True,
-                     kv_before_q=True):
+                     dtype="fp16", v_stages=None, pingpong=True, late_q_handback=True, diagonal_first=True):
     """The kernel compiled for sm_90 without a GPU."""
     from triton.backends.compiler import GPUTarget
     default_n, default_stages, default_q = default_config(head_dim, alias)
@@ -418,7 +400,7 @@ def compile_for_sm90(head_dim=128, causal=False, alias=True, block_n=None, stage
     constexprs = dict(HEAD_DIM=head_dim, BLOCK_M=128, BLOCK_N=block_n or default_n, K_STAGES=stages,
                       V_STAGES=v_stages or stages, CAUSAL=causal, CAUSAL_PAIRS=causal, ALIAS=alias,
                       Q_BUFFERS=q_buffers or default_q, CONSUMER_REGISTERS=232, PINGPONG=pingpong,
-                      LATE_Q_HANDBACK=late_q_handback, DIAGONAL_FIRST=diagonal_first, KV_BEFORE_Q=kv_before_q)
+                      LATE_Q_HANDBACK=late_q_handback, DIAGONAL_FIRST=diagonal_first)
     q_block = f"tensordesc<{dtype}[64, {head_dim}]>"
     kv_block = f"tensordesc<{dtype}[{constexprs['BLOCK_N']}, {head_dim}]>"
     signature = {"sm_scale": "fp32", "lse_ptr": "*fp32", "Z": "i32", "H": "i32", "desc_q": q_block,
