@@ -271,18 +271,21 @@ def attn_fwd_kernel(sm_scale, lse_ptr, Z, H, desc_q, desc_k, desc_v, desc_o, N_C
                 # block j: QK^T(j) runs while PV(j - 1) is issued
                 if DIAG_FIRST:
                     for i in tl.static_range(1, BLOCK_M // BLOCK_N):  # the diagonal's other blocks
-                        acc, p, m_i, l_i = _kv_step(kv_count, diagonal + i * BLOCK_N, q, k_tiles, v_tiles, k_fulls,
-                                                    k_empties, v_fulls, v_empties, acc, p, m_i, l_i, qk_scale, offs_m,
-                                                    diagonal, cid, K_STAGES, V_STAGES, BLOCK_N, "all", PINGPONG)
+                        kv_start = _block_start(lo + i * BLOCK_N, lo, hi, BLOCK_M, DIAG_FIRST)
+                        acc, p, m_i, l_i = _kv_step(kv_count, kv_start, q, k_tiles, v_tiles, k_fulls, k_empties,
+                                                    v_fulls, v_empties, acc, p, m_i, l_i, qk_scale, offs_m, diagonal,
+                                                    cid, K_STAGES, V_STAGES, BLOCK_N, "all", PINGPONG)
                         kv_count += 1
                     for kv_pos in range(lo + BLOCK_M, hi, BLOCK_N):  # the blocks left of it: no mask
-                        acc, p, m_i, l_i = _kv_step(kv_count, kv_pos - BLOCK_M, q, k_tiles, v_tiles, k_fulls,
-                                                    k_empties, v_fulls, v_empties, acc, p, m_i, l_i, qk_scale, offs_m,
-                                                    diagonal, cid, K_STAGES, V_STAGES, BLOCK_N, "none", PINGPONG)
+                        kv_start = _block_start(kv_pos, lo, hi, BLOCK_M, DIAG_FIRST)
+                        acc, p, m_i, l_i = _kv_step(kv_count, kv_start, q, k_tiles, v_tiles, k_fulls, k_empties,
+                                                    v_fulls, v_empties, acc, p, m_i, l_i, qk_scale, offs_m, diagonal,
+                                                    cid, K_STAGES, V_STAGES, BLOCK_N, "none", PINGPONG)
                         kv_count += 1
                 else:
                     for kv_pos in range(lo + BLOCK_N, hi, BLOCK_N):
-                        acc, p, m_i, l_i = _kv_step(kv_count, kv_pos, q, k_tiles, v_tiles, k_fulls, k_empties,
+                        kv_start = _block_start(kv_pos, lo, hi, BLOCK_M, DIAG_FIRST)
+                        acc, p, m_i, l_i = _kv_step(kv_count, kv_start, q, k_tiles, v_tiles, k_fulls, k_empties,
                                                     v_fulls, v_empties, acc, p, m_i, l_i, qk_scale, offs_m, diagonal,
                                                     cid, K_STAGES, V_STAGES, BLOCK_N,
                                                     "diagonal" if CAUSAL else "none", PINGPONG)
