@@ -1,6 +1,10 @@
 """Flash-attention forward for Hopper whose O epilogue tile lives in the Q
 tile's storage: Q is dead once a tile's last QK^T has run, O is born after
-it, and both are (BLOCK_M/2) x HEAD_DIM per consumer.
+it, and both are (BLOCK_M/2) x HEAD_DIM per consumer. Or (O_STAGING "v")
+in a V ring slot: after each tile's K/V blocks the producer hands each
+consumer a V ring entry, filled with nothing, to stage its O in; Q then
+goes back right after the tile's last QK^T, and the next tile's Q loads
+while this tile's last PV and O store run.
 
 A producer warp group loads Q and a K/V ring with TMA; two consumer warp
 groups each own half of a 128-row Q tile, take turns issuing their wgmmas
@@ -21,6 +25,8 @@ Shared memory at BLOCK_M = 128 (fp16/bf16; Q and O: BLOCK_M/2 x HEAD_DIM per con
       256        64        2          1            192 KiB            256 KiB  (does not fit:
                                                                       the twin runs BLOCK_N 32)
       256        64      3 K, 2 V     1            224 KiB            288 KiB  (does not fit)
+      256        64      2 K, 3 V     1            224 KiB            288 KiB  (does not fit;
+                                                                      aliased: O over V slots)
 
 The K and V rings may differ in depth (`stages`, `v_stages`): K is read a
 block ahead of V. The defaults (`default_config`) are the fastest measured on
@@ -30,7 +36,8 @@ is laid over the current one; the consumer waits for the O store to have
 read it only after the next tile's first QK^T, then hands the buffer back
 (LATE_Q_HANDBACK; with one Q buffer, at the tile's end). At head dims 64 and
 128 the unaliased twin fits the same config, so aliasing only saves memory
-there; at 256 it is what lets BLOCK_N be 64.
+there; at 256 it is what lets BLOCK_N be 64. O over V, with a third V
+stage, is the default at head dim 256 up to N = 1024 (default_o_staging).
 
     python examples/hopper_flash_attention.py     # compile for sm_90 here, print the memory map
     python benchmarks/attention.py                # on an H100/H200: correctness and speed
@@ -114,18 +121,19 @@ def _online_softmax(qk, m_i, l_i, qk_scale, offs_m, kv_start, BLOCK_N: tl.conste
 
 
 @triton.jit
-def _kv_step(kv_count, kv_start, q, k_tiles, v_tiles, k_fulls, k_empties, v_fulls, v_empties, acc, p, m_i, l_i,
-             qk_scale, offs_m, diagonal, cid: tl.constexpr, K_STAGES: tl.constexpr, V_STAGES: tl.constexpr,
+def _kv_step(kv_count, v_shift, kv_start, q, k_tiles, v_tiles, k_fulls, k_empties, v_fulls, v_empties, acc, p, m_i,
+             l_i, qk_scale, offs_m, diagonal, cid: tl.constexpr, K_STAGES: tl.constexpr, V_STAGES: tl.constexpr,
              BLOCK_N: tl.constexpr, MASK: tl.constexpr, PINGPONG: tl.constexpr):
     """K/V block kv_count of a consumer: QK^T of this block runs while PV of
-    the one before is issued, then this block's softmax. MASK: "none", "all"
-    (the causal mask) or "diagonal" (the mask where kv_start >= diagonal)."""
+    the one before (its V at ring position kv_count - 1 + v_shift) is issued,
+    then this block's softmax. MASK: "none", "all" (the causal mask) or
+    "diagonal" (the mask where kv_start >= diagonal)."""
     slot, phase = _ring(kv_count, K_STAGES)
     tlx.barrier_wait(k_fulls[slot], phase)
     _issue_in_turn(cid, PINGPONG)
     qk = tlx.async_dot(q, tlx.local_trans(k_tiles[slot]))
     _issued(cid, PINGPONG)
-    v_slot, v_phase = _ring(kv_count - 1, V_STAGES)
+    v_slot, v_phase = _ring(kv_count - 1 + v_shift, V_STAGES)
     tlx.barrier_wait(v_fulls[v_slot], v_phase)
     acc = tlx.async_dot(p.to(q.dtype), v_tiles[v_slot], acc)
     qk = tlx.async_dot_wait(1, qk)
@@ -167,32 +175,52 @@ def attn_fwd_kernel(sm_scale, lse_ptr, Z, H, desc_q, desc_k, desc_v, desc_o, N_C
                     V_STAGES: tl.constexpr, CAUSAL: tl.constexpr, CAUSAL_PAIRS: tl.constexpr, ALIAS: tl.constexpr,
                     Q_BUFFERS: tl.constexpr = 1, CONSUMER_REGISTERS: tl.constexpr = 232,
                     PINGPONG: tl.constexpr = True, LATE_Q_HANDBACK: tl.constexpr = True,
-                    DIAGONAL_FIRST: tl.constexpr = True):
+                    DIAGONAL_FIRST: tl.constexpr = True, O_STAGING: tl.constexpr = "q"):
     NUM_MMA_GROUPS: tl.constexpr = 2
     BM_HALF: tl.constexpr = BLOCK_M // NUM_MMA_GROUPS
     dtype: tl.constexpr = tlx.dtype_of(desc_q)
     ELEM: tl.constexpr = tlx.size_of(dtype)
-    # O over Q, handed back after the next tile's first QK^T (else at the tile's end)
-    LATE_HANDBACK: tl.constexpr = ALIAS and LATE_Q_HANDBACK and Q_BUFFERS > 1
+    # Where each consumer stages its O tile for the TMA store: over its Q
+    # buffer ("q"), or (O_STAGING "v") over a V ring slot that the producer
+    # hands it at the tile's end, so that Q goes back after the last QK^T and
+    # the next tile's Q loads while this tile's last PV and O store run.
+    O_OVER_Q: tl.constexpr = ALIAS and O_STAGING == "q"
+    O_OVER_V: tl.constexpr = ALIAS and O_STAGING == "v"
+    # wait for the O store only after the next tile's first QK^T (else at the
+    # tile's end); over Q that needs a second Q buffer
+    LATE_HANDBACK: tl.constexpr = LATE_Q_HANDBACK and (O_OVER_V or (O_OVER_Q and Q_BUFFERS > 1))
+    # V ring entries per tile beside its K/V blocks: one O entry per consumer
+    O_ENTRIES: tl.constexpr = NUM_MMA_GROUPS if O_OVER_V else 0
     # a causal tile's diagonal blocks (its only masked ones) first
     DIAG_FIRST: tl.constexpr = DIAGONAL_FIRST and CAUSAL
+    tl.static_assert(O_STAGING == "q" or O_STAGING == "v", "O_STAGING must be \"q\" or \"v\"")
 
-    if ALIAS:
+    if O_OVER_Q:
         spec = tlx.storage_alias_spec(storage=tlx.storage_kind.smem)
         q_tiles = tlx.local_alloc((BM_HALF, HEAD_DIM), dtype, NUM_MMA_GROUPS * Q_BUFFERS, reuse=spec)
         o_tiles = tlx.local_alloc((BM_HALF, HEAD_DIM), dtype, NUM_MMA_GROUPS * Q_BUFFERS, reuse=spec)
         spec.set_buffer_overlap(tlx.reuse_group(q_tiles, o_tiles, group_type=tlx.reuse_group_type.shared))
     else:
         q_tiles = tlx.local_alloc((BM_HALF, HEAD_DIM), dtype, NUM_MMA_GROUPS * Q_BUFFERS)
-        o_tiles = tlx.local_alloc((BM_HALF, HEAD_DIM), dtype, NUM_MMA_GROUPS)
+        if not ALIAS:
+            o_tiles = tlx.local_alloc((BM_HALF, HEAD_DIM), dtype, NUM_MMA_GROUPS)
     k_tiles = tlx.local_alloc((BLOCK_N, HEAD_DIM), dtype, K_STAGES)
-    v_tiles = tlx.local_alloc((BLOCK_N, HEAD_DIM), dtype, V_STAGES)
+    if O_OVER_V:  # V slot s and O tile s share storage
+        spec = tlx.storage_alias_spec(storage=tlx.storage_kind.smem)
+        v_tiles = tlx.local_alloc((BLOCK_N, HEAD_DIM), dtype, V_STAGES, reuse=spec)
+        o_tiles = tlx.local_alloc((BM_HALF, HEAD_DIM), dtype, V_STAGES, reuse=spec)
+        spec.set_buffer_overlap(tlx.reuse_group(v_tiles, o_tiles, group_type=tlx.reuse_group_type.shared))
+    else:
+        v_tiles = tlx.local_alloc((BLOCK_N, HEAD_DIM), dtype, V_STAGES)
 
     # Q buffer (cid, b) is q_tiles[cid * Q_BUFFERS + b]; tile t of a program uses b = t % Q_BUFFERS.
     q_fulls = tlx.alloc_barriers(num_barriers=NUM_MMA_GROUPS * Q_BUFFERS, arrive_count=1)
     q_empties = tlx.alloc_barriers(num_barriers=NUM_MMA_GROUPS * Q_BUFFERS, arrive_count=1)
     k_fulls = tlx.alloc_barriers(num_barriers=K_STAGES, arrive_count=1)
     k_empties = tlx.alloc_barriers(num_barriers=K_STAGES, arrive_count=NUM_MMA_GROUPS)
+    # With O over V the V ring holds, after each tile's blocks, one entry per
+    # consumer that the producer fills with nothing: consumer c stages its O
+    # in entry c, the other consumer releases it at once.
     v_fulls = tlx.alloc_barriers(num_barriers=V_STAGES, arrive_count=1)
     v_empties = tlx.alloc_barriers(num_barriers=V_STAGES, arrive_count=NUM_MMA_GROUPS)
 
@@ -221,16 +249,21 @@ def attn_fwd_kernel(sm_scale, lse_ptr, Z, H, desc_q, desc_k, desc_v, desc_o, N_C
                     tlx.barrier_wait(k_empties[slot], phase ^ 1)
                     tlx.barrier_expect_bytes(k_fulls[slot], BLOCK_N * HEAD_DIM * ELEM)
                     tlx.async_descriptor_load(desc_k, k_tiles[slot], [row0 + kv_start, 0], k_fulls[slot])
-                    v_slot, v_phase = _ring(kv_count, V_STAGES)
+                    v_slot, v_phase = _ring(kv_count + tile_count * O_ENTRIES, V_STAGES)
                     tlx.barrier_wait(v_empties[v_slot], v_phase ^ 1)
                     tlx.barrier_expect_bytes(v_fulls[v_slot], BLOCK_N * HEAD_DIM * ELEM)
                     tlx.async_descriptor_load(desc_v, v_tiles[v_slot], [row0 + kv_start, 0], v_fulls[v_slot])
                     kv_count += 1
+                if O_OVER_V:  # the consumers' O entries: free V slots, handed over by a plain arrive
+                    for c in tl.static_range(NUM_MMA_GROUPS):
+                        v_slot, v_phase = _ring(kv_count + tile_count * O_ENTRIES + c, V_STAGES)
+                        tlx.barrier_wait(v_empties[v_slot], v_phase ^ 1)
+                        tlx.barrier_arrive(v_fulls[v_slot])
 
         with tlx.async_task(num_warps=4, registers=CONSUMER_REGISTERS, replicate=NUM_MMA_GROUPS):  # consumers
             cid: tl.constexpr = tlx.async_task_replica_id()
             if cid == 1:
-                _issued(0, PINGPONG)  # consumer 0 goes first
+                _issued(0, PINGPONG)  # meets its own first wait: consumer 1 goes first
             qk_scale = sm_scale * 1.44269504
             kv_count = 0
             for tile_count in range(0, my_tiles):
@@ -245,6 +278,7 @@ def attn_fwd_kernel(sm_scale, lse_ptr, Z, H, desc_q, desc_k, desc_v, desc_o, N_C
                 q_buf, q_phase = _ring(tile_count, Q_BUFFERS)
                 qb = cid * Q_BUFFERS + q_buf
                 q = q_tiles[qb]
+                v_shift = tile_count * O_ENTRIES  # block b's V is at V ring position b + v_shift
                 tlx.barrier_wait(q_fulls[qb], q_phase)
 
                 # the first block: QK^T only
@@ -256,11 +290,14 @@ def attn_fwd_kernel(sm_scale, lse_ptr, Z, H, desc_q, desc_k, desc_v, desc_o, N_C
                 qk = tlx.async_dot_wait(0, qk)
                 tlx.barrier_arrive(k_empties[slot])
                 if LATE_HANDBACK and tile_count > 0:
-                    # The previous tile's O store (over its Q buffer) has had this
-                    # QK^T's time to read O: only now wait for it, and hand that
-                    # buffer back for the tile after this one.
+                    # The previous tile's O store has had this QK^T's time to
+                    # read O: only now wait for it, and hand its buffer back
+                    # (a Q buffer for the tile after this one, or a V slot).
                     tlx.async_descriptor_store_wait(0)
-                    tlx.barrier_arrive(q_empties[cid * Q_BUFFERS + (tile_count - 1) % Q_BUFFERS])
+                    if O_OVER_V:
+                        tlx.barrier_arrive(v_empties[(kv_count + v_shift - O_ENTRIES + cid) % V_STAGES])
+                    else:
+                        tlx.barrier_arrive(q_empties[cid * Q_BUFFERS + (tile_count - 1) % Q_BUFFERS])
                 first = _block_start(lo, lo, hi, BLOCK_M, DIAG_FIRST)
                 if DIAG_FIRST or (CAUSAL and first >= diagonal):
                     p, m_i, l_i, alpha = _online_softmax(qk, m_i, l_i, qk_scale, offs_m, first, BLOCK_N, True)
@@ -272,27 +309,29 @@ def attn_fwd_kernel(sm_scale, lse_ptr, Z, H, desc_q, desc_k, desc_v, desc_o, N_C
                 if DIAG_FIRST:
                     for i in tl.static_range(1, BLOCK_M // BLOCK_N):  # the diagonal's other blocks
                         kv_start = _block_start(lo + i * BLOCK_N, lo, hi, BLOCK_M, DIAG_FIRST)
-                        acc, p, m_i, l_i = _kv_step(kv_count, kv_start, q, k_tiles, v_tiles, k_fulls, k_empties,
-                                                    v_fulls, v_empties, acc, p, m_i, l_i, qk_scale, offs_m, diagonal,
-                                                    cid, K_STAGES, V_STAGES, BLOCK_N, "all", PINGPONG)
+                        acc, p, m_i, l_i = _kv_step(kv_count, v_shift, kv_start, q, k_tiles, v_tiles, k_fulls,
+                                                    k_empties, v_fulls, v_empties, acc, p, m_i, l_i, qk_scale, offs_m,
+                                                    diagonal, cid, K_STAGES, V_STAGES, BLOCK_N, "all", PINGPONG)
                         kv_count += 1
                     for kv_pos in range(lo + BLOCK_M, hi, BLOCK_N):  # the blocks left of it: no mask
                         kv_start = _block_start(kv_pos, lo, hi, BLOCK_M, DIAG_FIRST)
-                        acc, p, m_i, l_i = _kv_step(kv_count, kv_start, q, k_tiles, v_tiles, k_fulls, k_empties,
-                                                    v_fulls, v_empties, acc, p, m_i, l_i, qk_scale, offs_m, diagonal,
-                                                    cid, K_STAGES, V_STAGES, BLOCK_N, "none", PINGPONG)
+                        acc, p, m_i, l_i = _kv_step(kv_count, v_shift, kv_start, q, k_tiles, v_tiles, k_fulls,
+                                                    k_empties, v_fulls, v_empties, acc, p, m_i, l_i, qk_scale, offs_m,
+                                                    diagonal, cid, K_STAGES, V_STAGES, BLOCK_N, "none", PINGPONG)
                         kv_count += 1
                 else:
                     for kv_pos in range(lo + BLOCK_N, hi, BLOCK_N):
                         kv_start = _block_start(kv_pos, lo, hi, BLOCK_M, DIAG_FIRST)
-                        acc, p, m_i, l_i = _kv_step(kv_count, kv_start, q, k_tiles, v_tiles, k_fulls, k_empties,
-                                                    v_fulls, v_empties, acc, p, m_i, l_i, qk_scale, offs_m, diagonal,
-                                                    cid, K_STAGES, V_STAGES, BLOCK_N,
+                        acc, p, m_i, l_i = _kv_step(kv_count, v_shift, kv_start, q, k_tiles, v_tiles, k_fulls,
+                                                    k_empties, v_fulls, v_empties, acc, p, m_i, l_i, qk_scale, offs_m,
+                                                    diagonal, cid, K_STAGES, V_STAGES, BLOCK_N,
                                                     "diagonal" if CAUSAL else "none", PINGPONG)
                         kv_count += 1
+                if O_OVER_V:
+                    tlx.barrier_arrive(q_empties[qb])  # its last QK^T is done: the next Q can load
 
                 # the last block's PV
-                v_slot, v_phase = _ring(kv_count - 1, V_STAGES)
+                v_slot, v_phase = _ring(kv_count - 1 + v_shift, V_STAGES)
                 tlx.barrier_wait(v_fulls[v_slot], v_phase)
                 acc = tlx.async_dot(p.to(dtype), v_tiles[v_slot], acc)
                 acc = tlx.async_dot_wait(0, acc)
@@ -303,16 +342,26 @@ def attn_fwd_kernel(sm_scale, lse_ptr, Z, H, desc_q, desc_k, desc_v, desc_o, N_C
                 # epilogue: O (and the log-sum-exp, natural log) of this consumer's rows
                 tl.store(lse_ptr + off_hz * N_CTX + offs_m, (m_i + tl.math.log2(l_i)) * 0.6931471805599453)
                 o = (acc / l_i[:, None]).to(dtype)
-                if not ALIAS:
-                    tlx.async_descriptor_store_wait(0)  # the previous tile's store has read o_tiles[cid]
-                if ALIAS:
+                if O_OVER_V:
+                    o_slot, o_phase = _ring(kv_count + v_shift + cid, V_STAGES)
+                    tlx.barrier_wait(v_fulls[o_slot], o_phase)  # the producer has handed the slot over
+                    o_tile = o_tiles[o_slot]
+                elif O_OVER_Q:
                     o_tile = o_tiles[qb]  # over this tile's Q, which no wgmma reads any more
                 else:
+                    tlx.async_descriptor_store_wait(0)  # the previous tile's store has read o_tiles[cid]
                     o_tile = o_tiles[cid]
                 tlx.local_store(o_tile, o)
                 tlx.fence_async_shared()
                 tlx.async_descriptor_store(desc_o, o_tile, [row0 + start_m * BLOCK_M + cid * BM_HALF, 0])
-                if ALIAS and not LATE_HANDBACK:
+                if O_OVER_V:
+                    other_slot, other_phase = _ring(kv_count + v_shift + 1 - cid, V_STAGES)
+                    tlx.barrier_wait(v_fulls[other_slot], other_phase)
+                    tlx.barrier_arrive(v_empties[other_slot])  # the other consumer's O entry
+                    if not LATE_HANDBACK:
+                        tlx.async_descriptor_store_wait(0)
+                        tlx.barrier_arrive(v_empties[o_slot])
+                if O_OVER_Q and not LATE_HANDBACK:
                     tlx.async_descriptor_store_wait(0)  # the store has read O: Q's storage goes back
                     tlx.barrier_arrive(q_empties[qb])
             if not ALIAS or LATE_HANDBACK:
@@ -329,6 +378,20 @@ def default_config(head_dim, alias=True):
     return (64, 2, 1) if alias else (32, 2, 1)
 
 
+def default_o_staging(head_dim, n_ctx, alias=True, block_n=None, stages=None, v_stages=None, q_buffers=None):
+    """(O_STAGING, V_STAGES or None) for a config left at default_config:
+    at head dim 256 up to N = 1024, O over V slots with a third V stage
+    (224 KiB), else O over Q. Measured on an H200 at head dim 256: +2-5% at
+    N = 1024 (the next tile's Q loads during this tile's last PV and O store,
+    and the third V stage lets the next tile's first V load beside the O
+    entries); within noise at N = 2048 and 4096, -2.5% at 16384; at head dims
+    64 and 128 (N = 1024) 5-10% slower than O over Q with two Q buffers."""
+    chosen = (block_n, stages, v_stages, q_buffers) != (None, None, None, None)
+    if alias and head_dim == 256 and n_ctx <= 1024 and not chosen:
+        return "v", 3
+    return "q", None
+
+
 def smem_bytes(head_dim, block_n, stages, alias, q_buffers=1, block_m=128, itemsize=2, v_stages=None):
     q = block_m * head_dim * itemsize
     kv_tiles = stages + (v_stages or stages)
@@ -337,7 +400,7 @@ def smem_bytes(head_dim, block_n, stages, alias, q_buffers=1, block_m=128, items
 
 def attention(q, k, v, causal=False, sm_scale=None, alias=True, block_n=None, stages=None, q_buffers=None,
               num_sms=None, return_lse=False, consumer_registers=232, v_stages=None, pingpong=True,
-              late_q_handback=True, diagonal_first=None):
+              late_q_handback=True, diagonal_first=None, o_staging=None):
     """softmax(Q K^T * sm_scale) V for (batch, heads, N, head_dim) fp16/bf16 tensors on a Hopper GPU.
     block_n, stages, q_buffers default to default_config(head_dim, alias);
     stages is the K ring's depth and, unless v_stages is given, the V ring's;
@@ -350,7 +413,10 @@ def attention(q, k, v, causal=False, sm_scale=None, alias=True, block_n=None, st
     diagonal_first: a causal tile's masked diagonal blocks first, then the
     others in order (else in order, the diagonal last); by default at head
     dims above 64, and at 64 up to N = 1024 (measured: +3-12% at 128 and at
-    64 up to N = 1024, -4% at 64, N = 4096; within noise at 256)."""
+    64 up to N = 1024, -4% at 64, N = 4096; within noise at 256);
+    o_staging: "q" stages each consumer's O over its Q buffer, "v" over a V
+    ring slot (alias only), so that Q goes back after the tile's last QK^T;
+    by default default_o_staging's choice."""
     import torch
     from triton.tools.tensor_descriptor import TensorDescriptor
 
@@ -366,6 +432,13 @@ def attention(q, k, v, causal=False, sm_scale=None, alias=True, block_n=None, st
     BLOCK_M = 128
     if N_CTX % BLOCK_M:
         raise ValueError(f"attention: the sequence length must be a multiple of {BLOCK_M}, got {N_CTX}")
+    if o_staging is None:
+        o_staging, default_v_stages = default_o_staging(HEAD_DIM, N_CTX, alias, block_n, stages, v_stages, q_buffers)
+        v_stages = v_stages or default_v_stages
+    if o_staging not in ("q", "v"):
+        raise ValueError(f"attention: o_staging must be 'q' (O over Q) or 'v' (O over V slots), got {o_staging!r}")
+    if o_staging == "v" and not alias:
+        raise ValueError("attention: o_staging='v' lays O over V slots, which needs alias=True")
     default_n, default_stages, default_q = default_config(HEAD_DIM, alias)
     block_n, stages, q_buffers = block_n or default_n, stages or default_stages, q_buffers or default_q
     v_stages = v_stages or stages
@@ -390,12 +463,13 @@ def attention(q, k, v, causal=False, sm_scale=None, alias=True, block_n=None, st
                                                    CAUSAL_PAIRS=causal_pairs, ALIAS=alias, Q_BUFFERS=q_buffers,
                                                    CONSUMER_REGISTERS=consumer_registers, PINGPONG=pingpong,
                                                    LATE_Q_HANDBACK=late_q_handback, DIAGONAL_FIRST=diagonal_first,
-                                                   num_warps=4, num_stages=1)
+                                                   O_STAGING=o_staging, num_warps=4, num_stages=1)
     return (o, lse) if return_lse else o
 
 
 def compile_for_sm90(head_dim=128, causal=False, alias=True, block_n=None, stages=None, q_buffers=None,
-                     dtype="fp16", v_stages=None, pingpong=True, late_q_handback=True, diagonal_first=True):
+                     dtype="fp16", v_stages=None, pingpong=True, late_q_handback=True, diagonal_first=True,
+                     o_staging="q"):
     """The kernel compiled for sm_90 without a GPU."""
     from triton.backends.compiler import GPUTarget
     default_n, default_stages, default_q = default_config(head_dim, alias)
@@ -403,7 +477,7 @@ def compile_for_sm90(head_dim=128, causal=False, alias=True, block_n=None, stage
     constexprs = dict(HEAD_DIM=head_dim, BLOCK_M=128, BLOCK_N=block_n or default_n, K_STAGES=stages,
                       V_STAGES=v_stages or stages, CAUSAL=causal, CAUSAL_PAIRS=causal, ALIAS=alias,
                       Q_BUFFERS=q_buffers or default_q, CONSUMER_REGISTERS=232, PINGPONG=pingpong,
-                      LATE_Q_HANDBACK=late_q_handback, DIAGONAL_FIRST=diagonal_first)
+                      LATE_Q_HANDBACK=late_q_handback, DIAGONAL_FIRST=diagonal_first, O_STAGING=o_staging)
     q_block = f"tensordesc<{dtype}[64, {head_dim}]>"
     kv_block = f"tensordesc<{dtype}[{constexprs['BLOCK_N']}, {head_dim}]>"
     signature = {"sm_scale": "fp32", "lse_ptr": "*fp32", "Z": "i32", "H": "i32", "desc_q": q_block,
@@ -423,4 +497,9 @@ if __name__ == "__main__":
                   f"{kernel.metadata.shared} bytes of shared memory")
             if alias:
                 tlx.print_memory_map(kernel)
+        if head_dim == 256:
+            kernel = compile_for_sm90(head_dim, v_stages=3, o_staging="v")
+            print(f"HEAD_DIM=256 O over V (the default up to N = 1024): 2 K / 3 V stages, "
+                  f"{kernel.metadata.shared} bytes of shared memory")
+            tlx.print_memory_map(kernel)
         print()

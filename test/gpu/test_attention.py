@@ -62,6 +62,17 @@ def test_attention_single_q_buffer(alias, head_dim, stages, causal):
     check(alias, head_dim, causal, torch.float16, n=512, q_buffers=1, stages=stages)
 
 
+@pytest.mark.parametrize("causal", [False, True])
+@pytest.mark.parametrize("head_dim, block_n, stages, v_stages, q_buffers, late",
+                         [(256, 64, 2, 3, 1, True), (256, 64, 2, 2, 1, True), (256, 64, 2, 3, 1, False),
+                          (128, 128, 2, 2, 2, True), (64, 128, 2, 2, 1, True)])
+def test_attention_o_over_v(head_dim, block_n, stages, v_stages, q_buffers, late, causal):
+    """O staged over the V ring's slots: two V ring entries per tile go to the
+    consumers' O tiles (at 128, two O tiles fit one V slot's storage each)."""
+    check(True, head_dim, causal, torch.float16, n=1024, o_staging="v", block_n=block_n, stages=stages,
+          v_stages=v_stages, q_buffers=q_buffers, late_q_handback=late)
+
+
 @pytest.mark.parametrize("dtype", [torch.float16, torch.bfloat16])
 @pytest.mark.parametrize("causal", [False, True])
 def test_attention_growing_scores(causal, dtype):
@@ -82,6 +93,14 @@ def test_attention_rejects_ragged_sequence():
     q = torch.randn((1, 1, 200, 64), device="cuda", dtype=torch.float16)
     with pytest.raises(ValueError, match="the sequence length must be a multiple of 128, got 200"):
         fa.attention(q, q, q)
+
+
+def test_attention_rejects_unknown_o_staging():
+    q = torch.randn((1, 1, 128, 64), device="cuda", dtype=torch.float16)
+    with pytest.raises(ValueError, match="o_staging must be 'q' \\(O over Q\\) or 'v' \\(O over V slots\\), got 'k'"):
+        fa.attention(q, q, q, o_staging="k")
+    with pytest.raises(ValueError, match="o_staging='v' lays O over V slots, which needs alias=True"):
+        fa.attention(q, q, q, o_staging="v", alias=False)
 
 
 def _peer_tutorials_available():

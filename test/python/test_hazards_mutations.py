@@ -1,10 +1,11 @@
 """Mutation suite for tlx-check-hazards, generated from the final TTGIR of
 examples/hopper_persistent_gemm.py (C_SPLIT=2) and
-examples/hopper_flash_attention.py (head dim 128): each synchronization op is
-removed one at a time (ttng.wait_barrier / ttng.arrive_barrier /
-ttng.fence_async_shared deleted; ttg.async_wait, ttng.warp_group_dot_wait,
-ttng.async_tma_store_wait made to wait for nothing by a huge pendings/num),
-and tlx-opt --tlx-check-hazards runs on the mutant.
+examples/hopper_flash_attention.py (head dim 128; head dim 256 with O over
+V slots): each synchronization op is removed one at a time
+(ttng.wait_barrier / ttng.arrive_barrier / ttng.fence_async_shared deleted;
+ttg.async_wait, ttng.warp_group_dot_wait, ttng.async_tma_store_wait made to
+wait for nothing by a huge pendings/num), and tlx-opt --tlx-check-hazards
+runs on the mutant.
 
 Each mutant is classified in CLASSES by the op it removes, where it is (its
 partition and kernel source line) and why:
@@ -117,6 +118,76 @@ CLASSES = {
         (RACE, "the last tile's O store is still pending when the consumer task ends"),
         ("partition*", "tlx.fence_async_shared()", 0): (RACE, UNFENCED),
     },
+    # Head dim 256, O over V slots (2 K / 3 V stages). Consumer 1 issues each
+    # block's QK^T first (its bootstrap arrive meets its own first wait on
+    # named barrier 10); consumer 0 follows after its sync on barrier 9.
+    "hopper_flash_attention O over V": {
+        ("default", "tlx.barrier_wait(q_empties[qb], q_phase ^ 1)", 0):
+        (BENIGN, "the producer waits for the tile's O entries first; the second lies over the slot of V(L-1), "
+         "released after each consumer's PV(L-1), which it retires after its last QK^T"),
+        ("default", "tlx.barrier_wait(q_empties[qb], q_phase ^ 1)", 1): (BENIGN, "the same for consumer 1's Q"),
+        ("default", "tlx.barrier_wait(k_empties[slot], phase ^ 1)", 0):
+        (RACE, "the K load refills a slot the consumers' QK^T of its previous round still read"),
+        ("default", "tlx.barrier_wait(v_empties[v_slot], v_phase ^ 1)", 0):
+        (RACE, "the V load refills a slot the consumers' PV of its previous round (or an O store) still read"),
+        ("default", "tlx.barrier_wait(v_empties[v_slot], v_phase ^ 1)", 1):
+        (BENIGN, "consumer 0's O entry lies over V(L-2)'s slot (or, in a two-block tile, consumer 1's previous O "
+         "entry): consumer 1 retires that PV (releases that entry) before it issues its last QK^T, which "
+         "precedes consumer 0's by named barrier 9, and consumer 0 stores O after its own"),
+        ("default", "tlx.barrier_arrive(v_fulls[v_slot])", 0): (HANG, ARRIVE_HANGS),
+        ("default", "tlx.barrier_wait(v_empties[v_slot], v_phase ^ 1)", 2):
+        (RACE, "consumer 1's O entry lies over V(L-1)'s slot: consumer 1 writes O there while consumer 0's "
+         "PV(L-1) may still read it"),
+        ("default", "tlx.barrier_arrive(v_fulls[v_slot])", 1): (HANG, ARRIVE_HANGS),
+        ("partition*", "tlx.barrier_wait(q_fulls[qb], q_phase)", 0):
+        (RACE, "QK^T reads Q while its TMA load may still write it"),
+        ("partition0", "tlx.barrier_wait(k_fulls[slot], phase)", 0):
+        (BENIGN, "consumer 0 issues QK^T after its sync on named barrier 9, whose generation pairs with "
+         "consumer 1's arrive after consumer 1 waited for the same K block"),
+        ("partition1", "tlx.barrier_wait(k_fulls[slot], phase)", 0):
+        (RACE, "consumer 1's sync on named barrier 10 follows consumer 0's previous block only: QK^T reads K "
+         "while its TMA load may still write it"),
+        ("partition*", "qk = tlx.async_dot_wait(0, qk)", 0):
+        (RACE, "QK^T still reads the K slot when `k_empties` releases it"),
+        ("partition*", "tlx.barrier_arrive(k_empties[slot])", 0): (HANG, ARRIVE_HANGS),
+        ("partition*", "tlx.async_descriptor_store_wait(0)", 0):
+        (RACE, "the consumer releases its previous O entry while that O store may still read it: the V load "
+         "refills the slot"),
+        ("partition*", "tlx.barrier_arrive(v_empties[(kv_count + v_shift - O_ENTRIES + cid) % V_STAGES])", 0):
+        (HANG, ARRIVE_HANGS),
+        ("partition0", "tlx.barrier_wait(k_fulls[slot], phase)", 1):
+        (BENIGN, "as the first block's: named barrier 9 orders it after consumer 1's wait for the same block"),
+        ("partition1", "tlx.barrier_wait(k_fulls[slot], phase)", 1):
+        (RACE, "as the first block's: QK^T reads K while its TMA load may still write it"),
+        ("partition*", "tlx.barrier_wait(v_fulls[v_slot], v_phase)", 0):
+        (RACE, "PV reads V while its TMA load may still write it"),
+        ("partition*", "qk = tlx.async_dot_wait(1, qk)", 0):
+        (RACE, "QK^T still reads the K slot when `k_empties` releases it: with three V stages the producer's "
+         "wait for a V slot no longer orders the K refill after the PV wait that retires QK^T"),
+        ("partition*", "tlx.barrier_arrive(k_empties[slot])", 1): (HANG, ARRIVE_HANGS),
+        ("partition*", "acc = tlx.async_dot_wait(0, acc)", 0):
+        (RACE, "PV still reads the V slot when `v_empties` releases it"),
+        ("partition*", "tlx.barrier_arrive(v_empties[v_slot])", 0): (HANG, ARRIVE_HANGS),
+        ("partition*", "tlx.barrier_arrive(q_empties[qb])", 0): (HANG, ARRIVE_HANGS),
+        ("partition*", "tlx.barrier_wait(v_fulls[v_slot], v_phase)", 1):
+        (RACE, "the last PV reads V while its TMA load may still write it"),
+        ("partition*", "acc = tlx.async_dot_wait(0, acc)", 1):
+        (RACE, "the last PV still reads the V slot when `v_empties` releases it"),
+        ("partition*", "tlx.barrier_arrive(v_empties[v_slot])", 1): (HANG, ARRIVE_HANGS),
+        ("partition0", "tlx.barrier_wait(v_fulls[o_slot], o_phase)", 0):
+        (BENIGN, "consumer 0's entry lies over V(L-2)'s slot (or consumer 1's previous O entry), which "
+         "consumer 1 is done with before its last QK^T, which precedes consumer 0's by named barrier 9"),
+        ("partition1", "tlx.barrier_wait(v_fulls[o_slot], o_phase)", 0):
+        (RACE, "consumer 1 writes O over V(L-1)'s slot while consumer 0's PV(L-1) may still read it"),
+        ("partition*", "tlx.fence_async_shared()", 0): (RACE, UNFENCED),
+        ("partition*", "tlx.barrier_wait(v_fulls[other_slot], other_phase)", 0):
+        (BENIGN, "an early release of the other consumer's entry can complete the slot's previous phase in its "
+         "place, but this consumer is done with the slot, the owner stores O there only after its own last PV, "
+         "and the slot's next load still needs the owner's release after its O store"),
+        ("partition*", "tlx.barrier_arrive(v_empties[other_slot])", 0): (HANG, ARRIVE_HANGS),
+        ("partition*", "tlx.async_descriptor_store_wait(0)", 1):
+        (RACE, "the last tile's O store is still pending when the consumer task ends"),
+    },
 }
 
 _LOC_DEF = re.compile(r"^#(loc\d*) = loc\((.*)\)\s*$")
@@ -128,6 +199,8 @@ def _ttgir(example):
     import hopper_persistent_gemm
     if example == "hopper_persistent_gemm":
         return hopper_persistent_gemm.compile_for_sm90(C_SPLIT=2).asm["ttgir"]
+    if example == "hopper_flash_attention O over V":
+        return hopper_flash_attention.compile_for_sm90(256, v_stages=3, o_staging="v").asm["ttgir"]
     return hopper_flash_attention.compile_for_sm90(128).asm["ttgir"]
 
 

@@ -328,6 +328,66 @@ def test_flash_attention_rings_of_their_own_depth(monkeypatch, tmp_path):
         assert named == (13 if pingpong else 0)
 
 
+def test_flash_attention_o_over_v_slots(monkeypatch, tmp_path):
+    """O_STAGING "v": each consumer stages O in a V ring slot (O tile s over
+    V slot s, 224 KiB with 2 K / 3 V stages at head dim 256; unaliased 288).
+    The producer hands over two V ring entries after each tile's blocks with
+    a plain arrive each; a consumer hands Q back right after its K/V loop
+    (before the last PV), waits for its entry, stores O from it and releases
+    the other consumer's entry, and waits for its own O store after the next
+    tile's first QK^T (LATE_Q_HANDBACK) or at once. The hazard analysis
+    finds nothing in either."""
+    import hopper_flash_attention as fa
+
+    monkeypatch.setenv("TRITON_CACHE_DIR", str(tmp_path))  # compile afresh: the analysis runs
+    monkeypatch.setenv("TLX_ALIAS_HAZARDS", "error")
+    limit = 232448
+    ops = (r"ttng\.(warp_group_dot_wait|async_tma_store_wait|async_tma_copy_local_to_global|"
+           r"async_tma_copy_global_to_local|arrive_barrier|wait_barrier)|scf\.(for|if|yield)")
+
+    def ops_of(text):
+        return " ".join(m.group(0).split(".")[-1] for m in re.finditer(ops, text))
+
+    for late in (True, False):
+        k = fa.compile_for_sm90(256, v_stages=3, o_staging="v", late_q_handback=late)
+        (spec, ) = tlx.memory_map(k)
+        assert [(v["name"], v["offset"], v["bytes_between_buffers"], v["num_buffers"]) for v in spec["views"]] == [
+            ("v_tiles", 0, 32768, 3), ("o_tiles", 0, 32768, 3)]
+        assert fa.smem_bytes(256, 64, 2, True, v_stages=3) < k.metadata.shared <= limit
+        ttgir = k.asm["ttgir"]
+        producer = ttgir[ttgir.index("ttg.warp_specialize"):ttgir.index("partition0(")]
+        assert ops_of(producer) == (
+            "for wait_barrier async_tma_copy_global_to_local wait_barrier async_tma_copy_global_to_local "  # Q
+            "for wait_barrier async_tma_copy_global_to_local wait_barrier async_tma_copy_global_to_local yield "
+            "wait_barrier arrive_barrier wait_barrier arrive_barrier yield")  # the two O entries
+        consumer = ttgir[ttgir.index("partition0("):ttgir.index("partition1(")]  # replica 0
+        loop = ("for wait_barrier wait_barrier warp_group_dot_wait arrive_barrier "
+                "warp_group_dot_wait arrive_barrier yield ")
+        epilogue = ("arrive_barrier "  # Q goes back
+                    "wait_barrier warp_group_dot_wait arrive_barrier "  # the last PV
+                    "wait_barrier async_tma_copy_local_to_global "  # O from its entry
+                    "wait_barrier arrive_barrier ")  # the other consumer's entry
+        first = "for wait_barrier wait_barrier warp_group_dot_wait arrive_barrier "
+        if late:
+            assert ops_of(consumer) == (first + "if async_tma_store_wait arrive_barrier " + loop + epilogue +
+                                        "yield async_tma_store_wait")
+        else:
+            assert ops_of(consumer) == first + loop + epilogue + "async_tma_store_wait arrive_barrier yield"
+    assert fa.smem_bytes(256, 64, 2, False, v_stages=3) > limit
+
+
+def test_flash_attention_default_o_staging():
+    """O over V with a third V stage at head dim 256 up to N = 1024, for the
+    default config only; O over Q elsewhere and without aliasing."""
+    import hopper_flash_attention as fa
+
+    assert fa.default_o_staging(256, 1024) == ("v", 3)
+    assert fa.default_o_staging(256, 2048) == ("q", None)
+    assert fa.default_o_staging(128, 1024) == ("q", None)
+    assert fa.default_o_staging(256, 1024, alias=False) == ("q", None)
+    assert fa.default_o_staging(256, 1024, stages=3) == ("q", None)  # 3 K + 3 V would not fit
+
+
 @pytest.mark.parametrize("head_dim,block_n", [(128, 128), (256, 64)])
 def test_flash_attention_causal_loop_holds_no_mask(monkeypatch, tmp_path, head_dim, block_n):
     """Causal: with DIAGONAL_FIRST the producer loads and the consumers run
