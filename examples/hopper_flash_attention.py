@@ -150,9 +150,10 @@ def _kv_step(kv_count, v_shift, kv_start, q, k_tiles, v_tiles, k_fulls, k_emptie
 
 @triton.jit
 def _issue_in_turn(cid: tl.constexpr, PINGPONG: tl.constexpr):
-    """Ping-pong: consumer 0 issues its wgmma when consumer 1 has issued its
-    previous one, and the other way round (named barriers 9 and 10, both
-    consumer warp groups: 256 threads)."""
+    """Ping-pong on named barriers 9 and 10 (both consumer warp groups: 256
+    threads): consumer 1 issues its j-th wgmma once consumer 0 has issued its
+    (j-1)-th (the first on consumer 1's own bootstrap arrive), consumer 0 its
+    j-th once consumer 1 has issued its j-th."""
     if PINGPONG:
         if cid == 0:
             tlx.named_barrier_wait(9, 256)
