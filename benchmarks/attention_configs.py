@@ -1,6 +1,7 @@
-"""Which (BLOCK_N, K/V stages, Q buffers, consumer registers) is fastest for
-examples/hopper_flash_attention.py, measured side by side with torch SDPA in
-one run: every config that fits 227 KiB at head dims 64, 128 and 256
+"""Which (BLOCK_N, K/V stages, Q buffers, consumer registers, O over Q or
+over V slots) is fastest for examples/hopper_flash_attention.py, measured
+side by side with torch SDPA in one run: every config that fits 227 KiB at
+head dims 64, 128 and 256
 (B4 H32 N4096 fp16, non-causal), then the three best of each head dim causal.
 The example's default_config should be the best row.
 
@@ -33,11 +34,15 @@ Z, H, N = 4, 32, 4096
 def configs(head_dim):
     import hopper_flash_attention as fa
     for block_n, stages, q_buffers in itertools.product((32, 64, 128), (2, 3, 4), (1, 2)):
-        if fa.smem_bytes(head_dim, block_n, stages, True, q_buffers) > SMEM_LIMIT:
-            continue
         if block_n == 32 and head_dim < 256:
             continue
-        yield dict(block_n=block_n, stages=stages, q_buffers=q_buffers, consumer_registers=232)
+        if fa.smem_bytes(head_dim, block_n, stages, True, q_buffers) <= SMEM_LIMIT:
+            yield dict(block_n=block_n, stages=stages, q_buffers=q_buffers, consumer_registers=232)
+        # O over V slots, with the extra V stage that lets it pay
+        if fa.smem_bytes(head_dim, block_n, stages, True, q_buffers, v_stages=stages + 1,
+                         o_staging="v") <= SMEM_LIMIT:
+            yield dict(block_n=block_n, stages=stages, q_buffers=q_buffers, consumer_registers=232,
+                       v_stages=stages + 1, o_staging="v")
     default_n, default_stages, default_q = fa.default_config(head_dim)
     yield dict(block_n=default_n, stages=default_stages, q_buffers=default_q, consumer_registers=240)
 

@@ -393,10 +393,18 @@ def default_o_staging(head_dim, n_ctx, alias=True, block_n=None, stages=None, v_
     return "q", None
 
 
-def smem_bytes(head_dim, block_n, stages, alias, q_buffers=1, block_m=128, itemsize=2, v_stages=None):
+def smem_bytes(head_dim, block_n, stages, alias, q_buffers=1, block_m=128, itemsize=2, v_stages=None,
+               o_staging="q"):
+    """Bytes of the kernel's buffers: the Q tiles, the K and V rings and
+    the O tiles, which lie over Q (alias, o_staging "q"), over V slots
+    ("v": a slot then holds the larger of a V block and an O tile) or beside
+    them (unaliased: one O tile per consumer)."""
     q = block_m * head_dim * itemsize
-    kv_tiles = stages + (v_stages or stages)
-    return q * (q_buffers if alias else q_buffers + 1) + kv_tiles * block_n * head_dim * itemsize
+    kv = block_n * head_dim * itemsize
+    v_stages = v_stages or stages
+    if alias and o_staging == "v":
+        return q * q_buffers + stages * kv + v_stages * max(kv, q // 2)
+    return q * (q_buffers if alias else q_buffers + 1) + (stages + v_stages) * kv
 
 
 def attention(q, k, v, causal=False, sm_scale=None, alias=True, block_n=None, stages=None, q_buffers=None,

@@ -353,7 +353,7 @@ def test_flash_attention_o_over_v_slots(monkeypatch, tmp_path):
         (spec, ) = tlx.memory_map(k)
         assert [(v["name"], v["offset"], v["bytes_between_buffers"], v["num_buffers"]) for v in spec["views"]] == [
             ("v_tiles", 0, 32768, 3), ("o_tiles", 0, 32768, 3)]
-        assert fa.smem_bytes(256, 64, 2, True, v_stages=3) < k.metadata.shared <= limit
+        assert fa.smem_bytes(256, 64, 2, True, v_stages=3, o_staging="v") < k.metadata.shared <= limit
         ttgir = k.asm["ttgir"]
         producer = ttgir[ttgir.index("ttg.warp_specialize"):ttgir.index("partition0(")]
         assert ops_of(producer) == (
@@ -373,7 +373,12 @@ def test_flash_attention_o_over_v_slots(monkeypatch, tmp_path):
                                         "yield async_tma_store_wait")
         else:
             assert ops_of(consumer) == first + loop + epilogue + "async_tma_store_wait arrive_barrier yield"
+    assert fa.smem_bytes(256, 64, 2, True, v_stages=3, o_staging="v") == 229376
     assert fa.smem_bytes(256, 64, 2, False, v_stages=3) > limit
+    # at head dim 128 (BLOCK_N 128) an O tile takes half a V slot
+    k = fa.compile_for_sm90(128, q_buffers=1, v_stages=3, o_staging="v")
+    assert fa.smem_bytes(128, 128, 2, True, v_stages=3, o_staging="v") == 32768 + 5 * 32768
+    assert fa.smem_bytes(128, 128, 2, True, v_stages=3, o_staging="v") < k.metadata.shared <= limit
 
 
 def test_flash_attention_default_o_staging():
