@@ -37,6 +37,43 @@ SYNC = re.compile(r"^\s*(?:%\S+ = )?(ttng\.wait_barrier|ttng\.arrive_barrier|ttg
 UNFENCED = ("the TMA store reads the tile through the async proxy before the local_store's generic-proxy "
             "writes are made visible to it")
 
+# The attention kernel's K/V ring and consumer steps, the same with O over Q
+# (head dim 128) and over V slots (head dim 256).
+_ATTENTION_SHARED = {
+    ("default", "tlx.barrier_wait(k_empties[slot], phase ^ 1)", 0):
+    (RACE, "the K load refills a slot the consumers' QK^T of its previous round still read"),
+    ("partition*", "tlx.barrier_wait(q_fulls[qb], q_phase)", 0):
+    (RACE, "QK^T reads Q while its TMA load may still write it"),
+    ("partition0", "tlx.barrier_wait(k_fulls[slot], phase)", 0):
+    (BENIGN, "consumer 0 issues QK^T after its sync on named barrier 9, whose generation pairs with "
+     "consumer 1's arrive after consumer 1 waited for the same K block"),
+    ("partition1", "tlx.barrier_wait(k_fulls[slot], phase)", 0):
+    (RACE, "consumer 1's sync on named barrier 10 follows consumer 0's previous block only: QK^T reads K "
+     "while its TMA load may still write it"),
+    ("partition*", "qk = tlx.async_dot_wait(0, qk)", 0):
+    (RACE, "QK^T still reads the K slot when `k_empties` releases it"),
+    ("partition*", "tlx.barrier_arrive(k_empties[slot])", 0): (HANG, ARRIVE_HANGS),
+    ("partition0", "tlx.barrier_wait(k_fulls[slot], phase)", 1):
+    (BENIGN, "as the first block's: named barrier 9 orders it after consumer 1's wait for the same block"),
+    ("partition1", "tlx.barrier_wait(k_fulls[slot], phase)", 1):
+    (RACE, "as the first block's: QK^T reads K while its TMA load may still write it"),
+    ("partition*", "tlx.barrier_wait(v_fulls[v_slot], v_phase)", 0):
+    (RACE, "PV reads V while its TMA load may still write it (the named barriers order only the "
+     "previous block's V)"),
+    ("partition*", "tlx.barrier_arrive(k_empties[slot])", 1): (HANG, ARRIVE_HANGS),
+    ("partition*", "acc = tlx.async_dot_wait(0, acc)", 0):
+    (RACE, "PV still reads the V slot when `v_empties` releases it"),
+    ("partition*", "tlx.barrier_arrive(v_empties[v_slot])", 0): (HANG, ARRIVE_HANGS),
+    ("partition*", "tlx.barrier_wait(v_fulls[v_slot], v_phase)", 1):
+    (RACE, "the last PV reads V while its TMA load may still write it"),
+    ("partition*", "acc = tlx.async_dot_wait(0, acc)", 1):
+    (RACE, "the last PV still reads the V slot when `v_empties` releases it"),
+    ("partition*", "tlx.barrier_arrive(v_empties[v_slot])", 1): (HANG, ARRIVE_HANGS),
+    ("partition*", "tlx.async_descriptor_store_wait(0)", 1):
+    (RACE, "the last tile's O store is still pending when the consumer task ends"),
+    ("partition*", "tlx.fence_async_shared()", 0): (RACE, UNFENCED),
+}
+
 # (partition, kernel source line without comment, occurrence in that
 # partition) -> (class, reason). "partition*": every consumer partition.
 CLASSES = {
@@ -69,65 +106,33 @@ CLASSES = {
         ("partition*", "tlx.fence_async_shared()", 1): (RACE, UNFENCED),
     },
     "hopper_flash_attention": {
+        **_ATTENTION_SHARED,
         ("default", "tlx.barrier_wait(q_empties[qb], q_phase ^ 1)", 0):
         (RACE, "the next Q load overwrites consumer 0's Q slot while its O store of two tiles before may still "
          "use it (ordered by the K/V ring only when a tile has three or more K/V blocks)"),
         ("default", "tlx.barrier_wait(q_empties[qb], q_phase ^ 1)", 1):
         (RACE, "the same for consumer 1's Q slot"),
-        ("default", "tlx.barrier_wait(k_empties[slot], phase ^ 1)", 0):
-        (RACE, "the K load refills a slot the consumers' QK^T of its previous round still read"),
         ("default", "tlx.barrier_wait(v_empties[v_slot], v_phase ^ 1)", 0):
         (RACE, "the V load refills a slot the consumers' PV of its previous round still read"),
-        ("partition*", "tlx.barrier_wait(q_fulls[qb], q_phase)", 0):
-        (RACE, "QK^T reads Q while its TMA load may still write it"),
-        ("partition0", "tlx.barrier_wait(k_fulls[slot], phase)", 0):
-        (BENIGN, "consumer 0 issues QK^T after its sync on named barrier 9, whose generation pairs with "
-         "consumer 1's arrive after consumer 1 waited for the same K block"),
-        ("partition1", "tlx.barrier_wait(k_fulls[slot], phase)", 0):
-        (RACE, "consumer 1's sync on named barrier 10 follows consumer 0's previous block only: QK^T reads K "
-         "while its TMA load may still write it"),
-        ("partition*", "qk = tlx.async_dot_wait(0, qk)", 0):
-        (RACE, "QK^T still reads the K slot when `k_empties` releases it"),
-        ("partition*", "tlx.barrier_arrive(k_empties[slot])", 0): (HANG, ARRIVE_HANGS),
-        ("partition0", "tlx.barrier_wait(k_fulls[slot], phase)", 1):
-        (BENIGN, "as the first block's: named barrier 9 orders it after consumer 1's wait for the same block"),
-        ("partition1", "tlx.barrier_wait(k_fulls[slot], phase)", 1):
-        (RACE, "as the first block's: QK^T reads K while its TMA load may still write it"),
-        ("partition*", "tlx.barrier_wait(v_fulls[v_slot], v_phase)", 0):
-        (RACE, "PV reads V while its TMA load may still write it (the named barriers order only the "
-         "previous block's V)"),
         ("partition*", "qk = tlx.async_dot_wait(1, qk)", 0):
         (BENIGN, "for shared memory: QK^T is retired by the wait for PV before `v_empties` is released, and "
          "the producer waits on that release before it refills the K slot (the QK^T accumulator is read "
          "before it retires: a register hazard, outside this analysis)"),
-        ("partition*", "tlx.barrier_arrive(k_empties[slot])", 1): (HANG, ARRIVE_HANGS),
-        ("partition*", "acc = tlx.async_dot_wait(0, acc)", 0):
-        (RACE, "PV still reads the V slot when `v_empties` releases it"),
-        ("partition*", "tlx.barrier_arrive(v_empties[v_slot])", 0): (HANG, ARRIVE_HANGS),
-        ("partition*", "tlx.barrier_wait(v_fulls[v_slot], v_phase)", 1):
-        (RACE, "the last PV reads V while its TMA load may still write it"),
-        ("partition*", "acc = tlx.async_dot_wait(0, acc)", 1):
-        (RACE, "the last PV still reads the V slot when `v_empties` releases it"),
-        ("partition*", "tlx.barrier_arrive(v_empties[v_slot])", 1): (HANG, ARRIVE_HANGS),
         ("partition*", "tlx.async_descriptor_store_wait(0)", 0):
         (RACE, "`q_empties` releases the previous tile's Q slot while its O store may still read it: the "
          "next Q load overwrites it"),
         ("partition*", "tlx.barrier_arrive(q_empties[cid * Q_BUFFERS + (tile_count - 1) % Q_BUFFERS])", 0):
         (HANG, ARRIVE_HANGS),
-        ("partition*", "tlx.async_descriptor_store_wait(0)", 1):
-        (RACE, "the last tile's O store is still pending when the consumer task ends"),
-        ("partition*", "tlx.fence_async_shared()", 0): (RACE, UNFENCED),
     },
     # Head dim 256, O over V slots (2 K / 3 V stages). Consumer 1 issues each
     # block's QK^T first (its bootstrap arrive meets its own first wait on
     # named barrier 10); consumer 0 follows after its sync on barrier 9.
     "hopper_flash_attention O over V": {
+        **_ATTENTION_SHARED,
         ("default", "tlx.barrier_wait(q_empties[qb], q_phase ^ 1)", 0):
         (BENIGN, "the producer waits for the tile's O entries first; the second lies over the slot of V(L-1), "
          "released after each consumer's PV(L-1), which it retires after its last QK^T"),
         ("default", "tlx.barrier_wait(q_empties[qb], q_phase ^ 1)", 1): (BENIGN, "the same for consumer 1's Q"),
-        ("default", "tlx.barrier_wait(k_empties[slot], phase ^ 1)", 0):
-        (RACE, "the K load refills a slot the consumers' QK^T of its previous round still read"),
         ("default", "tlx.barrier_wait(v_empties[v_slot], v_phase ^ 1)", 0):
         (RACE, "the V load refills a slot the consumers' PV of its previous round (or an O store) still read"),
         ("default", "tlx.barrier_wait(v_empties[v_slot], v_phase ^ 1)", 1):
@@ -139,54 +144,25 @@ CLASSES = {
         (RACE, "consumer 1's O entry lies over V(L-1)'s slot: consumer 1 writes O there while consumer 0's "
          "PV(L-1) may still read it"),
         ("default", "tlx.barrier_arrive(v_fulls[v_slot])", 1): (HANG, ARRIVE_HANGS),
-        ("partition*", "tlx.barrier_wait(q_fulls[qb], q_phase)", 0):
-        (RACE, "QK^T reads Q while its TMA load may still write it"),
-        ("partition0", "tlx.barrier_wait(k_fulls[slot], phase)", 0):
-        (BENIGN, "consumer 0 issues QK^T after its sync on named barrier 9, whose generation pairs with "
-         "consumer 1's arrive after consumer 1 waited for the same K block"),
-        ("partition1", "tlx.barrier_wait(k_fulls[slot], phase)", 0):
-        (RACE, "consumer 1's sync on named barrier 10 follows consumer 0's previous block only: QK^T reads K "
-         "while its TMA load may still write it"),
-        ("partition*", "qk = tlx.async_dot_wait(0, qk)", 0):
-        (RACE, "QK^T still reads the K slot when `k_empties` releases it"),
-        ("partition*", "tlx.barrier_arrive(k_empties[slot])", 0): (HANG, ARRIVE_HANGS),
+        ("partition*", "qk = tlx.async_dot_wait(1, qk)", 0):
+        (RACE, "QK^T still reads the K slot when `k_empties` releases it: with three V stages the producer's "
+         "wait for a V slot no longer orders the K refill after the PV wait that retires QK^T"),
         ("partition*", "tlx.async_descriptor_store_wait(0)", 0):
         (RACE, "the consumer releases its previous O entry while that O store may still read it: the V load "
          "refills the slot"),
         ("partition*", "tlx.barrier_arrive(v_empties[(kv_count + v_shift - O_ENTRIES + cid) % V_STAGES])", 0):
         (HANG, ARRIVE_HANGS),
-        ("partition0", "tlx.barrier_wait(k_fulls[slot], phase)", 1):
-        (BENIGN, "as the first block's: named barrier 9 orders it after consumer 1's wait for the same block"),
-        ("partition1", "tlx.barrier_wait(k_fulls[slot], phase)", 1):
-        (RACE, "as the first block's: QK^T reads K while its TMA load may still write it"),
-        ("partition*", "tlx.barrier_wait(v_fulls[v_slot], v_phase)", 0):
-        (RACE, "PV reads V while its TMA load may still write it"),
-        ("partition*", "qk = tlx.async_dot_wait(1, qk)", 0):
-        (RACE, "QK^T still reads the K slot when `k_empties` releases it: with three V stages the producer's "
-         "wait for a V slot no longer orders the K refill after the PV wait that retires QK^T"),
-        ("partition*", "tlx.barrier_arrive(k_empties[slot])", 1): (HANG, ARRIVE_HANGS),
-        ("partition*", "acc = tlx.async_dot_wait(0, acc)", 0):
-        (RACE, "PV still reads the V slot when `v_empties` releases it"),
-        ("partition*", "tlx.barrier_arrive(v_empties[v_slot])", 0): (HANG, ARRIVE_HANGS),
         ("partition*", "tlx.barrier_arrive(q_empties[qb])", 0): (HANG, ARRIVE_HANGS),
-        ("partition*", "tlx.barrier_wait(v_fulls[v_slot], v_phase)", 1):
-        (RACE, "the last PV reads V while its TMA load may still write it"),
-        ("partition*", "acc = tlx.async_dot_wait(0, acc)", 1):
-        (RACE, "the last PV still reads the V slot when `v_empties` releases it"),
-        ("partition*", "tlx.barrier_arrive(v_empties[v_slot])", 1): (HANG, ARRIVE_HANGS),
         ("partition0", "tlx.barrier_wait(v_fulls[o_slot], o_phase)", 0):
         (BENIGN, "consumer 0's entry lies over V(L-2)'s slot (or consumer 1's previous O entry), which "
          "consumer 1 is done with before its last QK^T, which precedes consumer 0's by named barrier 9"),
         ("partition1", "tlx.barrier_wait(v_fulls[o_slot], o_phase)", 0):
         (RACE, "consumer 1 writes O over V(L-1)'s slot while consumer 0's PV(L-1) may still read it"),
-        ("partition*", "tlx.fence_async_shared()", 0): (RACE, UNFENCED),
         ("partition*", "tlx.barrier_wait(v_fulls[other_slot], other_phase)", 0):
         (BENIGN, "an early release of the other consumer's entry can complete the slot's previous phase in its "
          "place, but this consumer is done with the slot, the owner stores O there only after its own last PV, "
          "and the slot's next load still needs the owner's release after its O store"),
         ("partition*", "tlx.barrier_arrive(v_empties[other_slot])", 0): (HANG, ARRIVE_HANGS),
-        ("partition*", "tlx.async_descriptor_store_wait(0)", 1):
-        (RACE, "the last tile's O store is still pending when the consumer task ends"),
     },
 }
 
