@@ -68,7 +68,7 @@ def test_attention_single_q_buffer(alias, head_dim, stages, causal):
                           (128, 128, 2, 2, 2, True), (64, 128, 2, 2, 1, True)])
 def test_attention_o_over_v(head_dim, block_n, stages, v_stages, q_buffers, late, causal):
     """O staged over the V ring's slots: two V ring entries per tile go to the
-    consumers' O tiles (at 128, two O tiles fit one V slot's storage each)."""
+    consumers' O tiles (at 128 an O tile takes half of its V slot)."""
     check(True, head_dim, causal, torch.float16, n=1024, o_staging="v", block_n=block_n, stages=stages,
           v_stages=v_stages, q_buffers=q_buffers, late_q_handback=late)
 
