@@ -8,14 +8,13 @@ The example's default_config should be the best row.
     python benchmarks/attention_configs.py [--out FILE.jsonl]
     python benchmarks/attention_configs.py --only 128:128:3:1:232 128:128:2:2:232 --repeat 3
 
---only D:BLOCK_N:STAGES:Q_BUFFERS:REGISTERS[:V_STAGES[:PINGPONG[:LATE[:DIAG_FIRST[:O_OVER_V[:EXP2_FMA]]]]]]
+--only D:BLOCK_N:STAGES:Q_BUFFERS:REGISTERS[:V_STAGES[:PINGPONG[:LATE[:DIAG_FIRST[:O_OVER_V]]]]]
 measures just those (STAGES deep K ring, V_STAGES deep V ring, default
 STAGES; PINGPONG 0 lets the consumers issue without taking turns; LATE 0
 waits for each O store at the tile's end instead of after the next tile's
 first QK^T; DIAG_FIRST 0 runs a causal tile's K/V blocks in order, the masked
 diagonal one last; -1 the example's default; O_OVER_V 1 stages O over
-V ring slots instead of Q; EXP2_FMA 1 computes every other column's
-exponential on the FMA pipe), causal and not,
+V ring slots instead of Q), causal and not,
 each `--repeat` times in turn (SDPA too), to tell close configs apart;
 --n sets the sequence length (the batch keeps Z * N = 16384 tokens).
 """
@@ -115,11 +114,10 @@ def compare_candidates(only, repeat, report, n=N):
         late = bool(fields[7]) if len(fields) > 7 else True
         diagonal_first = bool(fields[8]) if len(fields) > 8 and fields[8] >= 0 else None  # -1: the default
         o_staging = "v" if len(fields) > 9 and fields[9] else "q"
-        exp2_fma = bool(fields[10]) if len(fields) > 10 else False
         by_dim.setdefault(d, []).append(dict(block_n=block_n, stages=stages, q_buffers=q_buffers,
                                              consumer_registers=registers, v_stages=v_stages, pingpong=pingpong,
                                              late_q_handback=late, diagonal_first=diagonal_first,
-                                             o_staging=o_staging, exp2_fma=exp2_fma))
+                                             o_staging=o_staging))
     z = Z * N // n
     for head_dim, candidates in by_dim.items():
         torch.manual_seed(0)

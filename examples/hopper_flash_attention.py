@@ -107,41 +107,14 @@ def _ring(count, STAGES: tl.constexpr):
 
 
 @triton.jit
-def _exp2_fma(x):
-    """2^x for x <= 0 without MUFU or a float-to-int conversion (both 16 a
-    clock per SM): adding 1.5 * 2^23 rounds x to the integer n held in the
-    sum's low mantissa bits; 2^(x - n) is a cubic on [-1/2, 1/2] (max relative
-    error 1.0e-4, under fp16's half ulp) and n goes into its exponent bits."""
-    x = tl.maximum(x, -127.0)
-    shifted = x + 12582912.0
-    frac = x - (shifted - 12582912.0)
-    poly = ((0.05500881373882294 * frac + 0.24221079051494598) * frac + 0.6932829022407532) * frac + 1.0
-    bits = poly.to(tl.int32, bitcast=True) + (shifted.to(tl.int32, bitcast=True) << 23)
-    return bits.to(tl.float32, bitcast=True)
-
-
-@triton.jit
-def _exp2(x, FMA_HALF: tl.constexpr):
-    """2^x; FMA_HALF: every other column on the FMA pipe instead of MUFU,
-    whose 16 exponentials a clock per SM bound the softmax at head dim 64."""
-    if FMA_HALF:
-        pairs = tl.reshape(x, [x.shape[0], x.shape[1] // 2, 2])
-        even, odd = tl.split(pairs)
-        return tl.reshape(tl.join(tl.math.exp2(even), _exp2_fma(odd)), [x.shape[0], x.shape[1]])
-    else:
-        return tl.math.exp2(x)
-
-
-@triton.jit
-def _online_softmax(qk, m_i, l_i, qk_scale, offs_m, kv_start, BLOCK_N: tl.constexpr, MASK: tl.constexpr,
-                    FMA_HALF: tl.constexpr):
+def _online_softmax(qk, m_i, l_i, qk_scale, offs_m, kv_start, BLOCK_N: tl.constexpr, MASK: tl.constexpr):
     """One block of online softmax in the log2 domain: the probabilities,
     the new row max and sum, and the factor that rescales the accumulator."""
     if MASK:
         offs_n = kv_start + tl.arange(0, BLOCK_N)
         qk = tl.where(offs_m[:, None] >= offs_n[None, :], qk, -float("inf"))
     m_ij = tl.maximum(m_i, tl.max(qk, 1) * qk_scale)
-    p = _exp2(qk * qk_scale - m_ij[:, None], FMA_HALF)
+    p = tl.math.exp2(qk * qk_scale - m_ij[:, None])
     alpha = tl.math.exp2(m_i - m_ij)
     l_i = l_i * alpha + tl.sum(p, 1)
     return p, m_ij, l_i, alpha
@@ -150,7 +123,7 @@ def _online_softmax(qk, m_i, l_i, qk_scale, offs_m, kv_start, BLOCK_N: tl.conste
 @triton.jit
 def _kv_step(kv_count, v_shift, kv_start, q, k_tiles, v_tiles, k_fulls, k_empties, v_fulls, v_empties, acc, p, m_i,
              l_i, qk_scale, offs_m, diagonal, cid: tl.constexpr, K_STAGES: tl.constexpr, V_STAGES: tl.constexpr,
-             BLOCK_N: tl.constexpr, MASK: tl.constexpr, PINGPONG: tl.constexpr, EXP2_FMA: tl.constexpr):
+             BLOCK_N: tl.constexpr, MASK: tl.constexpr, PINGPONG: tl.constexpr):
     """K/V block kv_count of a consumer: QK^T of this block runs while PV of
     the one before (its V at ring position kv_count - 1 + v_shift) is issued,
     then this block's softmax. MASK: "none", "all" (the causal mask) or
@@ -166,9 +139,9 @@ def _kv_step(kv_count, v_shift, kv_start, q, k_tiles, v_tiles, k_fulls, k_emptie
     qk = tlx.async_dot_wait(1, qk)
     tlx.barrier_arrive(k_empties[slot])
     if MASK == "all" or (MASK == "diagonal" and kv_start >= diagonal):
-        p, m_i, l_i, alpha = _online_softmax(qk, m_i, l_i, qk_scale, offs_m, kv_start, BLOCK_N, True, EXP2_FMA)
+        p, m_i, l_i, alpha = _online_softmax(qk, m_i, l_i, qk_scale, offs_m, kv_start, BLOCK_N, True)
     else:
-        p, m_i, l_i, alpha = _online_softmax(qk, m_i, l_i, qk_scale, offs_m, kv_start, BLOCK_N, False, EXP2_FMA)
+        p, m_i, l_i, alpha = _online_softmax(qk, m_i, l_i, qk_scale, offs_m, kv_start, BLOCK_N, False)
     acc = tlx.async_dot_wait(0, acc)
     tlx.barrier_arrive(v_empties[v_slot])
     acc = acc * alpha[:, None]
@@ -203,8 +176,7 @@ def attn_fwd_kernel(sm_scale, lse_ptr, Z, H, desc_q, desc_k, desc_v, desc_o, N_C
                     V_STAGES: tl.constexpr, CAUSAL: tl.constexpr, CAUSAL_PAIRS: tl.constexpr, ALIAS: tl.constexpr,
                     Q_BUFFERS: tl.constexpr = 1, CONSUMER_REGISTERS: tl.constexpr = 232,
                     PINGPONG: tl.constexpr = True, LATE_Q_HANDBACK: tl.constexpr = True,
-                    DIAGONAL_FIRST: tl.constexpr = True, O_STAGING: tl.constexpr = "q",
-                    EXP2_FMA: tl.constexpr = False):
+                    DIAGONAL_FIRST: tl.constexpr = True, O_STAGING: tl.constexpr = "q"):
     NUM_MMA_GROUPS: tl.constexpr = 2
     BM_HALF: tl.constexpr = BLOCK_M // NUM_MMA_GROUPS
     dtype: tl.constexpr = tlx.dtype_of(desc_q)
@@ -329,11 +301,9 @@ def attn_fwd_kernel(sm_scale, lse_ptr, Z, H, desc_q, desc_k, desc_v, desc_o, N_C
                         tlx.barrier_arrive(q_empties[cid * Q_BUFFERS + (tile_count - 1) % Q_BUFFERS])
                 first = _block_start(lo, lo, hi, BLOCK_M, DIAG_FIRST)
                 if DIAG_FIRST or (CAUSAL and first >= diagonal):
-                    p, m_i, l_i, alpha = _online_softmax(qk, m_i, l_i, qk_scale, offs_m, first, BLOCK_N, True,
-                                                         EXP2_FMA)
+                    p, m_i, l_i, alpha = _online_softmax(qk, m_i, l_i, qk_scale, offs_m, first, BLOCK_N, True)
                 else:
-                    p, m_i, l_i, alpha = _online_softmax(qk, m_i, l_i, qk_scale, offs_m, first, BLOCK_N, False,
-                                                         EXP2_FMA)
+                    p, m_i, l_i, alpha = _online_softmax(qk, m_i, l_i, qk_scale, offs_m, first, BLOCK_N, False)
                 kv_count += 1
 
                 # block j: QK^T(j) runs while PV(j - 1) is issued
@@ -342,15 +312,13 @@ def attn_fwd_kernel(sm_scale, lse_ptr, Z, H, desc_q, desc_k, desc_v, desc_o, N_C
                         kv_start = _block_start(lo + i * BLOCK_N, lo, hi, BLOCK_M, DIAG_FIRST)
                         acc, p, m_i, l_i = _kv_step(kv_count, v_shift, kv_start, q, k_tiles, v_tiles, k_fulls,
                                                     k_empties, v_fulls, v_empties, acc, p, m_i, l_i, qk_scale, offs_m,
-                                                    diagonal, cid, K_STAGES, V_STAGES, BLOCK_N, "all", PINGPONG,
-                                                    EXP2_FMA)
+                                                    diagonal, cid, K_STAGES, V_STAGES, BLOCK_N, "all", PINGPONG)
                         kv_count += 1
                     for kv_pos in range(lo + BLOCK_M, hi, BLOCK_N):  # the blocks left of it: no mask
                         kv_start = _block_start(kv_pos, lo, hi, BLOCK_M, DIAG_FIRST)
                         acc, p, m_i, l_i = _kv_step(kv_count, v_shift, kv_start, q, k_tiles, v_tiles, k_fulls,
                                                     k_empties, v_fulls, v_empties, acc, p, m_i, l_i, qk_scale, offs_m,
-                                                    diagonal, cid, K_STAGES, V_STAGES, BLOCK_N, "none", PINGPONG,
-                                                    EXP2_FMA)
+                                                    diagonal, cid, K_STAGES, V_STAGES, BLOCK_N, "none", PINGPONG)
                         kv_count += 1
                 else:
                     for kv_pos in range(lo + BLOCK_N, hi, BLOCK_N):
@@ -358,7 +326,7 @@ def attn_fwd_kernel(sm_scale, lse_ptr, Z, H, desc_q, desc_k, desc_v, desc_o, N_C
                         acc, p, m_i, l_i = _kv_step(kv_count, v_shift, kv_start, q, k_tiles, v_tiles, k_fulls,
                                                     k_empties, v_fulls, v_empties, acc, p, m_i, l_i, qk_scale, offs_m,
                                                     diagonal, cid, K_STAGES, V_STAGES, BLOCK_N,
-                                                    "diagonal" if CAUSAL else "none", PINGPONG, EXP2_FMA)
+                                                    "diagonal" if CAUSAL else "none", PINGPONG)
                         kv_count += 1
                 if O_OVER_V:
                     tlx.barrier_arrive(q_empties[qb])  # its last QK^T is done: the next Q can load
@@ -441,7 +409,7 @@ def smem_bytes(head_dim, block_n, stages, alias, q_buffers=1, block_m=128, items
 
 def attention(q, k, v, causal=False, sm_scale=None, alias=True, block_n=None, stages=None, q_buffers=None,
               num_sms=None, return_lse=False, consumer_registers=232, v_stages=None, pingpong=True,
-              late_q_handback=True, diagonal_first=None, o_staging=None, exp2_fma=False):
+              late_q_handback=True, diagonal_first=None, o_staging=None):
     """softmax(Q K^T * sm_scale) V for (batch, heads, N, head_dim) fp16/bf16 tensors on a Hopper GPU.
     block_n, stages, q_buffers default to default_config(head_dim, alias);
     stages is the K ring's depth and, unless v_stages is given, the V ring's;
@@ -457,8 +425,7 @@ def attention(q, k, v, causal=False, sm_scale=None, alias=True, block_n=None, st
     64 up to N = 1024, -4% at 64, N = 4096; within noise at 256);
     o_staging: "q" stages each consumer's O over its Q buffer, "v" over a V
     ring slot (alias only), so that Q goes back after the tile's last QK^T;
-    by default default_o_staging's choice; exp2_fma: every other column's
-    exponential on the FMA pipe (a cubic) instead of MUFU."""
+    by default default_o_staging's choice."""
     import torch
     from triton.tools.tensor_descriptor import TensorDescriptor
 
@@ -505,14 +472,13 @@ def attention(q, k, v, causal=False, sm_scale=None, alias=True, block_n=None, st
                                                    CAUSAL_PAIRS=causal_pairs, ALIAS=alias, Q_BUFFERS=q_buffers,
                                                    CONSUMER_REGISTERS=consumer_registers, PINGPONG=pingpong,
                                                    LATE_Q_HANDBACK=late_q_handback, DIAGONAL_FIRST=diagonal_first,
-                                                   O_STAGING=o_staging, EXP2_FMA=exp2_fma, num_warps=4,
-                                                   num_stages=1)
+                                                   O_STAGING=o_staging, num_warps=4, num_stages=1)
     return (o, lse) if return_lse else o
 
 
 def compile_for_sm90(head_dim=128, causal=False, alias=True, block_n=None, stages=None, q_buffers=None,
                      dtype="fp16", v_stages=None, pingpong=True, late_q_handback=True, diagonal_first=True,
-                     o_staging="q", exp2_fma=False):
+                     o_staging="q"):
     """The kernel compiled for sm_90 without a GPU."""
     from triton.backends.compiler import GPUTarget
     default_n, default_stages, default_q = default_config(head_dim, alias)
@@ -520,8 +486,7 @@ def compile_for_sm90(head_dim=128, causal=False, alias=True, block_n=None, stage
     constexprs = dict(HEAD_DIM=head_dim, BLOCK_M=128, BLOCK_N=block_n or default_n, K_STAGES=stages,
                       V_STAGES=v_stages or stages, CAUSAL=causal, CAUSAL_PAIRS=causal, ALIAS=alias,
                       Q_BUFFERS=q_buffers or default_q, CONSUMER_REGISTERS=232, PINGPONG=pingpong,
-                      LATE_Q_HANDBACK=late_q_handback, DIAGONAL_FIRST=diagonal_first, O_STAGING=o_staging,
-                      EXP2_FMA=exp2_fma)
+                      LATE_Q_HANDBACK=late_q_handback, DIAGONAL_FIRST=diagonal_first, O_STAGING=o_staging)
     q_block = f"tensordesc<{dtype}[64, {head_dim}]>"
     kv_block = f"tensordesc<{dtype}[{constexprs['BLOCK_N']}, {head_dim}]>"
     signature = {"sm_scale": "fp32", "lse_ptr": "*fp32", "Z": "i32", "H": "i32", "desc_q": q_block,

@@ -75,16 +75,6 @@ def test_attention_o_over_v(head_dim, block_n, stages, v_stages, q_buffers, late
 
 @pytest.mark.parametrize("dtype", [torch.float16, torch.bfloat16])
 @pytest.mark.parametrize("causal", [False, True])
-@pytest.mark.parametrize("head_dim", [64, 128])
-def test_attention_exp2_half_on_fma(head_dim, causal, dtype):
-    """Every other column's exponential by the cubic on the FMA pipe: the
-    same tolerances, with scores that keep growing (the max moves, O is
-    rescaled) and masked (-inf) entries."""
-    check(True, head_dim, causal, dtype, n=1024, growing_scores=True, exp2_fma=True)
-
-
-@pytest.mark.parametrize("dtype", [torch.float16, torch.bfloat16])
-@pytest.mark.parametrize("causal", [False, True])
 def test_attention_growing_scores(causal, dtype):
     check(True, 128, causal, dtype, n=1024, growing_scores=True)
 
