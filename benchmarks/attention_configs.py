@@ -114,10 +114,11 @@ def compare_candidates(only, repeat, report, n=N):
         late = bool(fields[7]) if len(fields) > 7 else True
         diagonal_first = bool(fields[8]) if len(fields) > 8 and fields[8] >= 0 else None  # -1: the default
         o_staging = "v" if len(fields) > 9 and fields[9] else "q"
+        q_reg_cols = fields[10] if len(fields) > 10 else 0
         by_dim.setdefault(d, []).append(dict(block_n=block_n, stages=stages, q_buffers=q_buffers,
                                              consumer_registers=registers, v_stages=v_stages, pingpong=pingpong,
                                              late_q_handback=late, diagonal_first=diagonal_first,
-                                             o_staging=o_staging))
+                                             o_staging=o_staging, q_reg_cols=q_reg_cols))
     z = Z * N // n
     for head_dim, candidates in by_dim.items():
         torch.manual_seed(0)

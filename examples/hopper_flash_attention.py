@@ -37,7 +37,8 @@ read it only after the next tile's first QK^T, then hands the buffer back
 (LATE_Q_HANDBACK; with one Q buffer, at the tile's end). At head dims 64 and
 128 the unaliased twin fits the same config, so aliasing only saves memory
 there; at 256 it is what lets BLOCK_N be 64. O over V, with a third V
-stage, is the default at head dim 256 up to N = 1024 (default_o_staging).
+stage, is the default at head dim 256 up to N = 1024; from 2048 QK^T there
+takes Q's first 64 columns from registers (default_schedule).
 
     python examples/hopper_flash_attention.py     # compile for sm_90 here, print the memory map
     python benchmarks/attention.py                # on an H100/H200: correctness and speed
@@ -121,9 +122,27 @@ def _online_softmax(qk, m_i, l_i, qk_scale, offs_m, kv_start, BLOCK_N: tl.conste
 
 
 @triton.jit
+def _qk(q, q_regs, k_tile, BLOCK_N: tl.constexpr, HEAD_DIM: tl.constexpr, Q_REG_COLS: tl.constexpr):
+    """Issues S = Q K^T. Q's first Q_REG_COLS columns come from registers
+    (q_regs), so that wgmma reads only K's bytes for them; the rest from
+    shared memory in slices of doubling width (slices are powers of two)."""
+    if Q_REG_COLS == 0:
+        qk = tlx.async_dot(q, tlx.local_trans(k_tile))
+    else:
+        qk = tlx.async_dot(q_regs, tlx.local_trans(tlx.local_slice(k_tile, [0, 0], [BLOCK_N, Q_REG_COLS])))
+        for shift in tl.static_range(0, 4):
+            if Q_REG_COLS * (1 << shift) < HEAD_DIM:
+                q_part = tlx.local_slice(q, [0, Q_REG_COLS * (1 << shift)], [q.shape[0], Q_REG_COLS * (1 << shift)])
+                k_part = tlx.local_slice(k_tile, [0, Q_REG_COLS * (1 << shift)], [BLOCK_N, Q_REG_COLS * (1 << shift)])
+                qk = tlx.async_dot(q_part, tlx.local_trans(k_part), qk)
+    return qk
+
+
+@triton.jit
 def _kv_step(kv_count, v_shift, kv_start, q, k_tiles, v_tiles, k_fulls, k_empties, v_fulls, v_empties, acc, p, m_i,
              l_i, qk_scale, offs_m, diagonal, cid: tl.constexpr, K_STAGES: tl.constexpr, V_STAGES: tl.constexpr,
-             BLOCK_N: tl.constexpr, MASK: tl.constexpr, PINGPONG: tl.constexpr):
+             BLOCK_N: tl.constexpr, MASK: tl.constexpr, PINGPONG: tl.constexpr, q_regs=None,
+             Q_REG_COLS: tl.constexpr = 0):
     """K/V block kv_count of a consumer: QK^T of this block runs while PV of
     the one before (its V at ring position kv_count - 1 + v_shift) is issued,
     then this block's softmax. MASK: "none", "all" (the causal mask) or
@@ -131,7 +150,7 @@ def _kv_step(kv_count, v_shift, kv_start, q, k_tiles, v_tiles, k_fulls, k_emptie
     slot, phase = _ring(kv_count, K_STAGES)
     tlx.barrier_wait(k_fulls[slot], phase)
     _issue_in_turn(cid, PINGPONG)
-    qk = tlx.async_dot(q, tlx.local_trans(k_tiles[slot]))
+    qk = _qk(q, q_regs, k_tiles[slot], BLOCK_N, q.shape[1], Q_REG_COLS)
     _issued(cid, PINGPONG)
     v_slot, v_phase = _ring(kv_count - 1 + v_shift, V_STAGES)
     tlx.barrier_wait(v_fulls[v_slot], v_phase)
@@ -176,7 +195,8 @@ def attn_fwd_kernel(sm_scale, lse_ptr, Z, H, desc_q, desc_k, desc_v, desc_o, N_C
                     V_STAGES: tl.constexpr, CAUSAL: tl.constexpr, CAUSAL_PAIRS: tl.constexpr, ALIAS: tl.constexpr,
                     Q_BUFFERS: tl.constexpr = 1, CONSUMER_REGISTERS: tl.constexpr = 232,
                     PINGPONG: tl.constexpr = True, LATE_Q_HANDBACK: tl.constexpr = True,
-                    DIAGONAL_FIRST: tl.constexpr = True, O_STAGING: tl.constexpr = "q"):
+                    DIAGONAL_FIRST: tl.constexpr = True, O_STAGING: tl.constexpr = "q",
+                    Q_REG_COLS: tl.constexpr = 0):
     NUM_MMA_GROUPS: tl.constexpr = 2
     BM_HALF: tl.constexpr = BLOCK_M // NUM_MMA_GROUPS
     dtype: tl.constexpr = tlx.dtype_of(desc_q)
@@ -281,12 +301,16 @@ def attn_fwd_kernel(sm_scale, lse_ptr, Z, H, desc_q, desc_k, desc_v, desc_o, N_C
                 q = q_tiles[qb]
                 v_shift = tile_count * O_ENTRIES  # block b's V is at V ring position b + v_shift
                 tlx.barrier_wait(q_fulls[qb], q_phase)
+                if Q_REG_COLS > 0:
+                    q_regs = tlx.local_load(tlx.local_slice(q, [0, 0], [BM_HALF, Q_REG_COLS]))
+                else:
+                    q_regs = None
 
                 # the first block: QK^T only
                 slot, phase = _ring(kv_count, K_STAGES)
                 tlx.barrier_wait(k_fulls[slot], phase)
                 _issue_in_turn(cid, PINGPONG)
-                qk = tlx.async_dot(q, tlx.local_trans(k_tiles[slot]))
+                qk = _qk(q, q_regs, k_tiles[slot], BLOCK_N, HEAD_DIM, Q_REG_COLS)
                 _issued(cid, PINGPONG)
                 qk = tlx.async_dot_wait(0, qk)
                 tlx.barrier_arrive(k_empties[slot])
@@ -312,13 +336,15 @@ def attn_fwd_kernel(sm_scale, lse_ptr, Z, H, desc_q, desc_k, desc_v, desc_o, N_C
                         kv_start = _block_start(lo + i * BLOCK_N, lo, hi, BLOCK_M, DIAG_FIRST)
                         acc, p, m_i, l_i = _kv_step(kv_count, v_shift, kv_start, q, k_tiles, v_tiles, k_fulls,
                                                     k_empties, v_fulls, v_empties, acc, p, m_i, l_i, qk_scale, offs_m,
-                                                    diagonal, cid, K_STAGES, V_STAGES, BLOCK_N, "all", PINGPONG)
+                                                    diagonal, cid, K_STAGES, V_STAGES, BLOCK_N, "all", PINGPONG, q_regs,
+                                                    Q_REG_COLS)
                         kv_count += 1
                     for kv_pos in range(lo + BLOCK_M, hi, BLOCK_N):  # the blocks left of it: no mask
                         kv_start = _block_start(kv_pos, lo, hi, BLOCK_M, DIAG_FIRST)
                         acc, p, m_i, l_i = _kv_step(kv_count, v_shift, kv_start, q, k_tiles, v_tiles, k_fulls,
                                                     k_empties, v_fulls, v_empties, acc, p, m_i, l_i, qk_scale, offs_m,
-                                                    diagonal, cid, K_STAGES, V_STAGES, BLOCK_N, "none", PINGPONG)
+                                                    diagonal, cid, K_STAGES, V_STAGES, BLOCK_N, "none", PINGPONG,
+                                                    q_regs, Q_REG_COLS)
                         kv_count += 1
                 else:
                     for kv_pos in range(lo + BLOCK_N, hi, BLOCK_N):
@@ -326,7 +352,8 @@ def attn_fwd_kernel(sm_scale, lse_ptr, Z, H, desc_q, desc_k, desc_v, desc_o, N_C
                         acc, p, m_i, l_i = _kv_step(kv_count, v_shift, kv_start, q, k_tiles, v_tiles, k_fulls,
                                                     k_empties, v_fulls, v_empties, acc, p, m_i, l_i, qk_scale, offs_m,
                                                     diagonal, cid, K_STAGES, V_STAGES, BLOCK_N,
-                                                    "diagonal" if CAUSAL else "none", PINGPONG)
+                                                    "diagonal" if CAUSAL else "none", PINGPONG, q_regs,
+                                                    Q_REG_COLS)
                         kv_count += 1
                 if O_OVER_V:
                     tlx.barrier_arrive(q_empties[qb])  # its last QK^T is done: the next Q can load
@@ -379,18 +406,23 @@ def default_config(head_dim, alias=True):
     return (64, 2, 1) if alias else (32, 2, 1)
 
 
-def default_o_staging(head_dim, n_ctx, alias=True, block_n=None, stages=None, v_stages=None, q_buffers=None):
-    """(O_STAGING, V_STAGES or None) for a config left at default_config:
-    at head dim 256 up to N = 1024, O over V slots with a third V stage
-    (224 KiB), else O over Q. Measured on an H200 at head dim 256: +2-5% at
-    N = 1024 (the next tile's Q loads during this tile's last PV and O store,
-    and the third V stage lets the next tile's first V load beside the O
-    entries); within noise at N = 2048 and 4096, -2.5% at 16384; at head dims
-    64 and 128 (N = 1024) 5-10% slower than O over Q with two Q buffers."""
+def default_schedule(head_dim, n_ctx, alias=True, block_n=None, stages=None, v_stages=None, q_buffers=None):
+    """The choices beyond default_config for a config left at it, as a dict
+    (o_staging, v_stages or None, q_reg_cols, consumer_registers). At head
+    dim 256: up to N = 1024, O over V slots with a third V stage (224 KiB),
+    measured on an H200 +2-5% there (the next tile's Q loads during this
+    tile's last PV and O store) but within noise at N = 2048 and 4096 and
+    2.5% slower at 16384; from N = 2048, O over Q with Q's first 64 columns
+    in registers for QK^T at 240 registers a consumer (wgmma then reads only
+    K's bytes for them), +1-5% at N = 4096 and 16384 but 2-6% slower at 1024.
+    Elsewhere O over Q, Q in shared memory, 232 registers (at head dims 64
+    and 128, O over V measured 5-10% slower)."""
     chosen = (block_n, stages, v_stages, q_buffers) != (None, None, None, None)
-    if alias and head_dim == 256 and n_ctx <= 1024 and not chosen:
-        return "v", 3
-    return "q", None
+    if alias and head_dim == 256 and not chosen:
+        if n_ctx <= 1024:
+            return dict(o_staging="v", v_stages=3, q_reg_cols=0, consumer_registers=232)
+        return dict(o_staging="q", v_stages=None, q_reg_cols=64, consumer_registers=240)
+    return dict(o_staging="q", v_stages=None, q_reg_cols=0, consumer_registers=232)
 
 
 def smem_bytes(head_dim, block_n, stages, alias, q_buffers=1, block_m=128, itemsize=2, v_stages=None,
@@ -408,8 +440,8 @@ def smem_bytes(head_dim, block_n, stages, alias, q_buffers=1, block_m=128, items
 
 
 def attention(q, k, v, causal=False, sm_scale=None, alias=True, block_n=None, stages=None, q_buffers=None,
-              num_sms=None, return_lse=False, consumer_registers=232, v_stages=None, pingpong=True,
-              late_q_handback=True, diagonal_first=None, o_staging=None):
+              num_sms=None, return_lse=False, consumer_registers=None, v_stages=None, pingpong=True,
+              late_q_handback=True, diagonal_first=None, o_staging=None, q_reg_cols=None):
     """softmax(Q K^T * sm_scale) V for (batch, heads, N, head_dim) fp16/bf16 tensors on a Hopper GPU.
     block_n, stages, q_buffers default to default_config(head_dim, alias);
     stages is the K ring's depth and, unless v_stages is given, the V ring's;
@@ -425,7 +457,9 @@ def attention(q, k, v, causal=False, sm_scale=None, alias=True, block_n=None, st
     64 up to N = 1024, -4% at 64, N = 4096; within noise at 256);
     o_staging: "q" stages each consumer's O over its Q buffer, "v" over a V
     ring slot (alias only), so that Q goes back after the tile's last QK^T;
-    by default default_o_staging's choice."""
+    q_reg_cols: how many of Q's first columns QK^T takes from registers (0,
+    or a power of two up to head_dim); o_staging, q_reg_cols, v_stages and
+    consumer_registers left at None take default_schedule's choice."""
     import torch
     from triton.tools.tensor_descriptor import TensorDescriptor
 
@@ -441,13 +475,18 @@ def attention(q, k, v, causal=False, sm_scale=None, alias=True, block_n=None, st
     BLOCK_M = 128
     if N_CTX % BLOCK_M:
         raise ValueError(f"attention: the sequence length must be a multiple of {BLOCK_M}, got {N_CTX}")
-    if o_staging is None:
-        o_staging, default_v_stages = default_o_staging(HEAD_DIM, N_CTX, alias, block_n, stages, v_stages, q_buffers)
-        v_stages = v_stages or default_v_stages
+    schedule = default_schedule(HEAD_DIM, N_CTX, alias, block_n, stages, v_stages, q_buffers)
+    o_staging = o_staging or schedule["o_staging"]
+    v_stages = v_stages or schedule["v_stages"]
+    q_reg_cols = schedule["q_reg_cols"] if q_reg_cols is None else q_reg_cols
+    consumer_registers = consumer_registers or schedule["consumer_registers"]
     if o_staging not in ("q", "v"):
         raise ValueError(f"attention: o_staging must be 'q' (O over Q) or 'v' (O over V slots), got {o_staging!r}")
     if o_staging == "v" and not alias:
         raise ValueError("attention: o_staging='v' lays O over V slots, which needs alias=True")
+    if q_reg_cols and (q_reg_cols > HEAD_DIM or q_reg_cols & (q_reg_cols - 1) or q_reg_cols < 16):
+        raise ValueError(f"attention: q_reg_cols must be 0 or a power of two from 16 to head_dim ({HEAD_DIM}), "
+                         f"got {q_reg_cols}")
     default_n, default_stages, default_q = default_config(HEAD_DIM, alias)
     block_n, stages, q_buffers = block_n or default_n, stages or default_stages, q_buffers or default_q
     v_stages = v_stages or stages
@@ -472,21 +511,23 @@ def attention(q, k, v, causal=False, sm_scale=None, alias=True, block_n=None, st
                                                    CAUSAL_PAIRS=causal_pairs, ALIAS=alias, Q_BUFFERS=q_buffers,
                                                    CONSUMER_REGISTERS=consumer_registers, PINGPONG=pingpong,
                                                    LATE_Q_HANDBACK=late_q_handback, DIAGONAL_FIRST=diagonal_first,
-                                                   O_STAGING=o_staging, num_warps=4, num_stages=1)
+                                                   O_STAGING=o_staging, Q_REG_COLS=q_reg_cols, num_warps=4,
+                                                   num_stages=1)
     return (o, lse) if return_lse else o
 
 
 def compile_for_sm90(head_dim=128, causal=False, alias=True, block_n=None, stages=None, q_buffers=None,
                      dtype="fp16", v_stages=None, pingpong=True, late_q_handback=True, diagonal_first=True,
-                     o_staging="q"):
+                     o_staging="q", q_reg_cols=0, consumer_registers=232):
     """The kernel compiled for sm_90 without a GPU."""
     from triton.backends.compiler import GPUTarget
     default_n, default_stages, default_q = default_config(head_dim, alias)
     stages = stages or default_stages
     constexprs = dict(HEAD_DIM=head_dim, BLOCK_M=128, BLOCK_N=block_n or default_n, K_STAGES=stages,
                       V_STAGES=v_stages or stages, CAUSAL=causal, CAUSAL_PAIRS=causal, ALIAS=alias,
-                      Q_BUFFERS=q_buffers or default_q, CONSUMER_REGISTERS=232, PINGPONG=pingpong,
-                      LATE_Q_HANDBACK=late_q_handback, DIAGONAL_FIRST=diagonal_first, O_STAGING=o_staging)
+                      Q_BUFFERS=q_buffers or default_q, CONSUMER_REGISTERS=consumer_registers, PINGPONG=pingpong,
+                      LATE_Q_HANDBACK=late_q_handback, DIAGONAL_FIRST=diagonal_first, O_STAGING=o_staging,
+                      Q_REG_COLS=q_reg_cols)
     q_block = f"tensordesc<{dtype}[64, {head_dim}]>"
     kv_block = f"tensordesc<{dtype}[{constexprs['BLOCK_N']}, {head_dim}]>"
     signature = {"sm_scale": "fp32", "lse_ptr": "*fp32", "Z": "i32", "H": "i32", "desc_q": q_block,

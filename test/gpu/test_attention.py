@@ -73,6 +73,22 @@ def test_attention_o_over_v(head_dim, block_n, stages, v_stages, q_buffers, late
           v_stages=v_stages, q_buffers=q_buffers, late_q_handback=late)
 
 
+@pytest.mark.parametrize("causal", [False, True])
+@pytest.mark.parametrize("head_dim, q_reg_cols, registers", [(256, 64, 240), (256, 32, 232), (128, 64, 232)])
+def test_attention_q_columns_in_registers(head_dim, q_reg_cols, registers, causal):
+    """QK^T with Q's first columns from registers (one RS and two or more SS
+    wgmmas into one accumulator)."""
+    check(True, head_dim, causal, torch.float16, n=1024, q_reg_cols=q_reg_cols, consumer_registers=registers)
+
+
+@pytest.mark.parametrize("dtype", [torch.float16, torch.bfloat16])
+@pytest.mark.parametrize("causal", [False, True])
+def test_attention_head_dim_256_default_from_2048(causal, dtype):
+    """The default schedule at head dim 256 from N = 2048 (Q's first 64
+    columns in registers, 240 registers); below it, O over V."""
+    check(True, 256, causal, dtype, n=2048)
+
+
 @pytest.mark.parametrize("dtype", [torch.float16, torch.bfloat16])
 @pytest.mark.parametrize("causal", [False, True])
 def test_attention_growing_scores(causal, dtype):
@@ -95,12 +111,14 @@ def test_attention_rejects_ragged_sequence():
         fa.attention(q, q, q)
 
 
-def test_attention_rejects_unknown_o_staging():
+def test_attention_rejects_unknown_o_staging_or_q_columns():
     q = torch.randn((1, 1, 128, 64), device="cuda", dtype=torch.float16)
     with pytest.raises(ValueError, match="o_staging must be 'q' \\(O over Q\\) or 'v' \\(O over V slots\\), got 'k'"):
         fa.attention(q, q, q, o_staging="k")
     with pytest.raises(ValueError, match="o_staging='v' lays O over V slots, which needs alias=True"):
         fa.attention(q, q, q, o_staging="v", alias=False)
+    with pytest.raises(ValueError, match=r"q_reg_cols must be 0 or a power of two from 16 to head_dim \(64\), got 48"):
+        fa.attention(q, q, q, q_reg_cols=48)
 
 
 def _peer_tutorials_available():

@@ -381,16 +381,41 @@ def test_flash_attention_o_over_v_slots(monkeypatch, tmp_path):
     assert fa.smem_bytes(128, 128, 2, True, v_stages=3, o_staging="v") < k.metadata.shared <= limit
 
 
-def test_flash_attention_default_o_staging():
-    """O over V with a third V stage at head dim 256 up to N = 1024, for the
-    default config only; O over Q elsewhere and without aliasing."""
+def test_flash_attention_default_schedule():
+    """At head dim 256: O over V with a third V stage up to N = 1024, Q's
+    first 64 columns in registers at 240 registers from 2048; only for the
+    default config; elsewhere O over Q, Q in shared memory, 232 registers."""
     import hopper_flash_attention as fa
 
-    assert fa.default_o_staging(256, 1024) == ("v", 3)
-    assert fa.default_o_staging(256, 2048) == ("q", None)
-    assert fa.default_o_staging(128, 1024) == ("q", None)
-    assert fa.default_o_staging(256, 1024, alias=False) == ("q", None)
-    assert fa.default_o_staging(256, 1024, stages=3) == ("q", None)  # 3 K + 3 V would not fit
+    plain = dict(o_staging="q", v_stages=None, q_reg_cols=0, consumer_registers=232)
+    assert fa.default_schedule(256, 1024) == dict(o_staging="v", v_stages=3, q_reg_cols=0, consumer_registers=232)
+    assert fa.default_schedule(256, 2048) == dict(o_staging="q", v_stages=None, q_reg_cols=64,
+                                                  consumer_registers=240)
+    assert fa.default_schedule(128, 1024) == plain
+    assert fa.default_schedule(128, 4096) == plain
+    assert fa.default_schedule(256, 1024, alias=False) == plain
+    assert fa.default_schedule(256, 1024, stages=3) == plain  # 3 K + 3 V would not fit
+
+
+def test_flash_attention_q_columns_in_registers(monkeypatch, tmp_path):
+    """Q_REG_COLS=64 at head dim 256: each consumer loads Q's first 64
+    columns into registers once a tile (after its Q arrives), and every QK^T
+    is three wgmmas into one accumulator: 64 columns from registers, then
+    64 and 128 from shared memory (slices are powers of two); the hazard
+    analysis finds nothing."""
+    import hopper_flash_attention as fa
+
+    monkeypatch.setenv("TRITON_CACHE_DIR", str(tmp_path))  # compile afresh: the analysis runs
+    monkeypatch.setenv("TLX_ALIAS_HAZARDS", "error")
+    ttgir = fa.compile_for_sm90(256, q_reg_cols=64, consumer_registers=240).asm["ttgir"]
+    consumer = ttgir[ttgir.index("partition0("):ttgir.index("partition1(")]  # replica 0
+    assert len(re.findall(r"ttg\.local_load .*-> tensor<64x64xf16, #ttg\.dot_op<\{opIdx = 0", consumer)) == 1
+    # the A operand of each QK^T wgmma (the first block's, the loop's): registers, then two Q slices
+    a_operands = re.findall(r"ttng\.warp_group_dot .*: (tensor<64x64xf16|!ttg\.memdesc<64x\d+xf16).* -> "
+                            r"tensor<64x64xf32", consumer)
+    assert a_operands == ["tensor<64x64xf16", "!ttg.memdesc<64x64xf16", "!ttg.memdesc<64x128xf16"] * 2
+    base = fa.compile_for_sm90(256).asm["ttgir"]
+    assert "ttg.local_load" not in base[base.index("partition0("):base.index("partition1(")]
 
 
 @pytest.mark.parametrize("head_dim,block_n", [(128, 128), (256, 64)])
