@@ -8,13 +8,14 @@ The example's default_config should be the best row.
     python benchmarks/attention_configs.py [--out FILE.jsonl]
     python benchmarks/attention_configs.py --only 128:128:3:1:232 128:128:2:2:232 --repeat 3
 
---only D:BLOCK_N:STAGES:Q_BUFFERS:REGISTERS[:V_STAGES[:PINGPONG[:LATE[:DIAG_FIRST[:O_OVER_V]]]]]
+--only D:BLOCK_N:STAGES:Q_BUFFERS:REGISTERS[:V_STAGES[:PINGPONG[:LATE[:DIAG_FIRST[:O_OVER_V[:Q_REG_COLS]]]]]]
 measures just those (STAGES deep K ring, V_STAGES deep V ring, default
 STAGES; PINGPONG 0 lets the consumers issue without taking turns; LATE 0
 waits for each O store at the tile's end instead of after the next tile's
 first QK^T; DIAG_FIRST 0 runs a causal tile's K/V blocks in order, the masked
 diagonal one last; -1 the example's default; O_OVER_V 1 stages O over
-V ring slots instead of Q), causal and not,
+V ring slots instead of Q; Q_REG_COLS: how many of Q's first columns QK^T
+takes from registers), causal and not,
 each `--repeat` times in turn (SDPA too), to tell close configs apart;
 --n sets the sequence length (the batch keeps Z * N = 16384 tokens).
 """
