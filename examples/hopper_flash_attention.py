@@ -122,18 +122,19 @@ def _online_softmax(qk, m_i, l_i, qk_scale, offs_m, kv_start, BLOCK_N: tl.conste
 
 
 @triton.jit
-def _qk(q, q_regs, k_tile, BLOCK_N: tl.constexpr, HEAD_DIM: tl.constexpr, Q_REG_COLS: tl.constexpr):
+def _qk(q, q_regs, k_tile, Q_REG_COLS: tl.constexpr):
     """Issues S = Q K^T. Q's first Q_REG_COLS columns come from registers
     (q_regs), so that wgmma reads only K's bytes for them; the rest from
-    shared memory in slices of doubling width (slices are powers of two)."""
+    shared memory in slices of doubling width (slices are powers of two;
+    four doublings reach head dim 256 from 16 columns)."""
     if Q_REG_COLS == 0:
         qk = tlx.async_dot(q, tlx.local_trans(k_tile))
     else:
-        qk = tlx.async_dot(q_regs, tlx.local_trans(tlx.local_slice(k_tile, [0, 0], [BLOCK_N, Q_REG_COLS])))
-        for shift in tl.static_range(0, 4):
-            if Q_REG_COLS * (1 << shift) < HEAD_DIM:
-                q_part = tlx.local_slice(q, [0, Q_REG_COLS * (1 << shift)], [q.shape[0], Q_REG_COLS * (1 << shift)])
-                k_part = tlx.local_slice(k_tile, [0, Q_REG_COLS * (1 << shift)], [BLOCK_N, Q_REG_COLS * (1 << shift)])
+        qk = tlx.async_dot(q_regs, tlx.local_trans(tlx.local_slice(k_tile, [0, 0], [k_tile.shape[0], Q_REG_COLS])))
+        for shift in tl.static_range(0, 4):  # columns [Q_REG_COLS << shift, 2 * (Q_REG_COLS << shift))
+            if (Q_REG_COLS << shift) < q.shape[1]:
+                q_part = tlx.local_slice(q, [0, Q_REG_COLS << shift], [q.shape[0], Q_REG_COLS << shift])
+                k_part = tlx.local_slice(k_tile, [0, Q_REG_COLS << shift], [k_tile.shape[0], Q_REG_COLS << shift])
                 qk = tlx.async_dot(q_part, tlx.local_trans(k_part), qk)
     return qk
 
@@ -150,7 +151,7 @@ def _kv_step(kv_count, v_shift, kv_start, q, k_tiles, v_tiles, k_fulls, k_emptie
     slot, phase = _ring(kv_count, K_STAGES)
     tlx.barrier_wait(k_fulls[slot], phase)
     _issue_in_turn(cid, PINGPONG)
-    qk = _qk(q, q_regs, k_tiles[slot], BLOCK_N, q.shape[1], Q_REG_COLS)
+    qk = _qk(q, q_regs, k_tiles[slot], Q_REG_COLS)
     _issued(cid, PINGPONG)
     v_slot, v_phase = _ring(kv_count - 1 + v_shift, V_STAGES)
     tlx.barrier_wait(v_fulls[v_slot], v_phase)
@@ -258,6 +259,7 @@ def attn_fwd_kernel(sm_scale, lse_ptr, Z, H, desc_q, desc_k, desc_v, desc_o, N_C
                 row0 = off_hz * N_CTX
                 lo, hi = _kv_range(start_m, N_CTX, BLOCK_M, CAUSAL)
                 q_buf, q_phase = _ring(tile_count, Q_BUFFERS)
+                v_shift = tile_count * O_ENTRIES  # block b's V is at V ring position b + v_shift
                 for c in tl.static_range(NUM_MMA_GROUPS):
                     qb = c * Q_BUFFERS + q_buf
                     tlx.barrier_wait(q_empties[qb], q_phase ^ 1)
@@ -270,14 +272,14 @@ def attn_fwd_kernel(sm_scale, lse_ptr, Z, H, desc_q, desc_k, desc_v, desc_o, N_C
                     tlx.barrier_wait(k_empties[slot], phase ^ 1)
                     tlx.barrier_expect_bytes(k_fulls[slot], BLOCK_N * HEAD_DIM * ELEM)
                     tlx.async_descriptor_load(desc_k, k_tiles[slot], [row0 + kv_start, 0], k_fulls[slot])
-                    v_slot, v_phase = _ring(kv_count + tile_count * O_ENTRIES, V_STAGES)
+                    v_slot, v_phase = _ring(kv_count + v_shift, V_STAGES)
                     tlx.barrier_wait(v_empties[v_slot], v_phase ^ 1)
                     tlx.barrier_expect_bytes(v_fulls[v_slot], BLOCK_N * HEAD_DIM * ELEM)
                     tlx.async_descriptor_load(desc_v, v_tiles[v_slot], [row0 + kv_start, 0], v_fulls[v_slot])
                     kv_count += 1
                 if O_OVER_V:  # the consumers' O entries: free V slots, handed over by a plain arrive
                     for c in tl.static_range(NUM_MMA_GROUPS):
-                        v_slot, v_phase = _ring(kv_count + tile_count * O_ENTRIES + c, V_STAGES)
+                        v_slot, v_phase = _ring(kv_count + v_shift + c, V_STAGES)
                         tlx.barrier_wait(v_empties[v_slot], v_phase ^ 1)
                         tlx.barrier_arrive(v_fulls[v_slot])
 
@@ -310,7 +312,7 @@ def attn_fwd_kernel(sm_scale, lse_ptr, Z, H, desc_q, desc_k, desc_v, desc_o, N_C
                 slot, phase = _ring(kv_count, K_STAGES)
                 tlx.barrier_wait(k_fulls[slot], phase)
                 _issue_in_turn(cid, PINGPONG)
-                qk = _qk(q, q_regs, k_tiles[slot], BLOCK_N, HEAD_DIM, Q_REG_COLS)
+                qk = _qk(q, q_regs, k_tiles[slot], Q_REG_COLS)
                 _issued(cid, PINGPONG)
                 qk = tlx.async_dot_wait(0, qk)
                 tlx.barrier_arrive(k_empties[slot])
