@@ -275,6 +275,13 @@ def test_aliased_flash_attention_example():
     assert ptx_count(k, STORE_WAIT + " 0") >= 1  # O read before Q's storage goes back
 
 
+def op_sequence(ttgir, ttng_ops):
+    """The names of the given ttng ops and of scf.for/if/yield, in the order
+    they appear in `ttgir`, space-separated."""
+    pattern = r"ttng\.(" + "|".join(ttng_ops) + r")\b|scf\.(for|if|yield)\b"
+    return " ".join(m.group(0).split(".")[-1] for m in re.finditer(pattern, ttgir))
+
+
 def test_flash_attention_hands_q_back_after_the_next_first_qk(monkeypatch, tmp_path):
     """With two Q buffers a consumer waits for the O store laid over its Q
     (and hands that buffer back) after the next tile's first QK^T, under
@@ -284,12 +291,12 @@ def test_flash_attention_hands_q_back_after_the_next_first_qk(monkeypatch, tmp_p
 
     monkeypatch.setenv("TRITON_CACHE_DIR", str(tmp_path))  # compile afresh: the analysis runs
     monkeypatch.setenv("TLX_ALIAS_HAZARDS", "error")
-    ops = r"ttng\.(warp_group_dot_wait|async_tma_store_wait|async_tma_copy_local_to_global|arrive_barrier)|scf\.(for|if|yield)"
+    ops = ("warp_group_dot_wait", "async_tma_store_wait", "async_tma_copy_local_to_global", "arrive_barrier")
 
     def consumer_ops(late):
         ttgir = fa.compile_for_sm90(128, late_q_handback=late).asm["ttgir"]
         consumer = ttgir[ttgir.index("partition0("):ttgir.index("partition1(")]  # replica 0
-        return " ".join(m.group(0).split(".")[-1] for m in re.finditer(ops, consumer))
+        return op_sequence(consumer, ops)
 
     assert consumer_ops(True) == (
         "for warp_group_dot_wait arrive_barrier if async_tma_store_wait arrive_barrier "  # tile t - 1's O store
@@ -342,11 +349,8 @@ def test_flash_attention_o_over_v_slots(monkeypatch, tmp_path):
     monkeypatch.setenv("TRITON_CACHE_DIR", str(tmp_path))  # compile afresh: the analysis runs
     monkeypatch.setenv("TLX_ALIAS_HAZARDS", "error")
     limit = 232448
-    ops = (r"ttng\.(warp_group_dot_wait|async_tma_store_wait|async_tma_copy_local_to_global|"
-           r"async_tma_copy_global_to_local|arrive_barrier|wait_barrier)|scf\.(for|if|yield)")
-
-    def ops_of(text):
-        return " ".join(m.group(0).split(".")[-1] for m in re.finditer(ops, text))
+    ops = ("warp_group_dot_wait", "async_tma_store_wait", "async_tma_copy_local_to_global",
+           "async_tma_copy_global_to_local", "arrive_barrier", "wait_barrier")
 
     for late in (True, False):
         k = fa.compile_for_sm90(256, v_stages=3, o_staging="v", late_q_handback=late)
@@ -356,7 +360,7 @@ def test_flash_attention_o_over_v_slots(monkeypatch, tmp_path):
         assert fa.smem_bytes(256, 64, 2, True, v_stages=3, o_staging="v") < k.metadata.shared <= limit
         ttgir = k.asm["ttgir"]
         producer = ttgir[ttgir.index("ttg.warp_specialize"):ttgir.index("partition0(")]
-        assert ops_of(producer) == (
+        assert op_sequence(producer, ops) == (
             "for wait_barrier async_tma_copy_global_to_local wait_barrier async_tma_copy_global_to_local "  # Q
             "for wait_barrier async_tma_copy_global_to_local wait_barrier async_tma_copy_global_to_local yield "
             "wait_barrier arrive_barrier wait_barrier arrive_barrier yield")  # the two O entries
@@ -369,10 +373,10 @@ def test_flash_attention_o_over_v_slots(monkeypatch, tmp_path):
                     "wait_barrier arrive_barrier ")  # the other consumer's entry
         first = "for wait_barrier wait_barrier warp_group_dot_wait arrive_barrier "
         if late:
-            assert ops_of(consumer) == (first + "if async_tma_store_wait arrive_barrier " + loop + epilogue +
+            assert op_sequence(consumer, ops) == (first + "if async_tma_store_wait arrive_barrier " + loop + epilogue +
                                         "yield async_tma_store_wait")
         else:
-            assert ops_of(consumer) == first + loop + epilogue + "async_tma_store_wait arrive_barrier yield"
+            assert op_sequence(consumer, ops) == first + loop + epilogue + "async_tma_store_wait arrive_barrier yield"
     assert fa.smem_bytes(256, 64, 2, True, v_stages=3, o_staging="v") == 229376
     assert fa.smem_bytes(256, 64, 2, False, v_stages=3) > limit
     # at head dim 128 (BLOCK_N 128) an O tile takes half a V slot
