@@ -12,7 +12,8 @@ changed only) at N = 4096.
 Shapes: N in {1024, 4096, 16384} with batch * N = 16384 tokens, 32 heads,
 head dims {64, 128, 256}, causal and not, fp16. TFLOP/s count 4 * B * H *
 N^2 * D flops (half of it when causal). Errors are max abs differences from
-SDPA's output. Times are do_bench medians.
+SDPA's output. Times are do_bench medians. cuBLAS's 8192^3 fp16 GEMM, timed at
+the run's start and end, gives the GPU's matmul speed beside them.
 """
 import argparse
 import json
@@ -138,6 +139,21 @@ def providers(side):
     return out
 
 
+GEMM_SIZE = 8192
+
+
+def gemm_speed(side, when):
+    """cuBLAS's fp16 GEMM at 8192^3 on this GPU, now: the matmul speed that
+    no attention kernel's two matmuls (plus softmax) can beat. Measured at
+    the start and the end of the run, since the GPU's clock drifts."""
+    import torch
+    import triton
+    a, b = (torch.randn((GEMM_SIZE, GEMM_SIZE), device="cuda", dtype=torch.float16) for _ in range(2))
+    ms = triton.testing.do_bench(lambda: torch.matmul(a, b), warmup=50, rep=200, return_mode="median")
+    return dict(side=side, name=f"cuBLAS GEMM {GEMM_SIZE}^3 fp16, {when}", ms=ms,
+                tflops=2 * GEMM_SIZE**3 / ms * 1e-9)
+
+
 def run_side(side, out_path):
     if side == "ours":
         import tlx_alias  # noqa: F401  (registers the plugin and the hooks)
@@ -146,6 +162,8 @@ def run_side(side, out_path):
 
     fns = providers(side)
     with open(out_path, "a") as out:
+        if side == "ours":
+            out.write(json.dumps(gemm_speed(side, "run start")) + "\n")
         for z, h, n, d, causal in shapes():
             torch.manual_seed(0)
             q, k, v = (torch.randn((z, h, n, d), device="cuda", dtype=torch.float16) for _ in range(3))
@@ -173,11 +191,16 @@ def run_side(side, out_path):
                 print(json.dumps(row), flush=True)
             del q, k, v, ref
             torch.cuda.empty_cache()
+        if side == "ours":
+            out.write(json.dumps(gemm_speed(side, "run end")) + "\n")
 
 
 def table(rows):
     lines = []
     keys = []
+    for r in rows:
+        if r.get("N") is None and "tflops" in r:  # the GPU's matmul speed in this run
+            lines.append(f"{r['name']}: {r['tflops']:.1f} TFLOP/s")
     for r in rows:
         key = (r.get("N"), r.get("D"), r.get("causal"))
         if key[0] is not None and key not in keys:

@@ -17,7 +17,9 @@ diagonal one last; -1 the example's default; O_OVER_V 1 stages O over
 V ring slots instead of Q; Q_REG_COLS: how many of Q's first columns QK^T
 takes from registers), causal and not,
 each `--repeat` times in turn (SDPA too), to tell close configs apart;
---n sets the sequence length (the batch keeps Z * N = 16384 tokens).
+--n sets the sequence length (the batch keeps Z * N = 16384 tokens);
+--tutorial NAME adds one of the peer's Hopper attention tutorials, run under
+tlx_alias (TLX_TUTORIALS=<dir>), to each non-causal head-dim-128 round.
 """
 import argparse
 import itertools
@@ -60,6 +62,7 @@ def main():
     parser.add_argument("--only", nargs="*", default=None)
     parser.add_argument("--repeat", type=int, default=1)
     parser.add_argument("--n", type=int, default=N)
+    parser.add_argument("--tutorial", default=None, help="a peer tutorial to run beside the candidates")
     args = parser.parse_args()
     import tlx_alias  # noqa: F401
     import torch
@@ -74,7 +77,7 @@ def main():
             out.flush()
 
     if args.only:
-        return compare_candidates(args.only, args.repeat, report, args.n)
+        return compare_candidates(args.only, args.repeat, report, args.n, args.tutorial)
     for head_dim in (64, 128, 256):
         torch.manual_seed(0)
         q, k, v = (torch.randn((Z, H, N, head_dim), device="cuda", dtype=torch.float16) for _ in range(3))
@@ -103,9 +106,22 @@ def main():
         torch.cuda.empty_cache()
 
 
-def compare_candidates(only, repeat, report, n=N):
+def tutorial_attention(name):
+    """The peer's tutorial `name` under tlx_alias, as fn(q, k, v)."""
+    import math
+    import torch
+    import triton
+    sys.path.insert(0, HERE)
+    import tutorials
+    triton.set_allocator(lambda size, align, stream: torch.empty(size, dtype=torch.int8, device="cuda"))
+    module = tutorials.load(name, for_tlx_alias=True)
+    return lambda q, k, v: module.attention(q, k, v, 1.0 / math.sqrt(q.shape[-1]))
+
+
+def compare_candidates(only, repeat, report, n=N, tutorial=None):
     import torch
     import hopper_flash_attention as fa
+    peer = tutorial_attention(tutorial) if tutorial else None
     by_dim = {}
     for text in only:
         fields = [int(x) for x in text.split(":")]
@@ -140,6 +156,13 @@ def compare_candidates(only, repeat, report, n=N):
                     ms, tflops = measure(fn, flops)
                     report(dict(D=head_dim, N=n, causal=causal, round=round_, name="aliased", **config, ms=ms,
                                 tflops=tflops, sdpa_time_over_ours=sdpa_ms / ms, max_abs_err=errors[i]))
+                if peer and head_dim == 128 and not causal:  # the tutorials are non-causal, BLOCK_N 128
+                    fn = lambda: peer(q, k, v)  # noqa: E731
+                    if "peer" not in errors:
+                        errors["peer"] = (fn().float() - ref.float()).abs().max().item()
+                    ms, tflops = measure(fn, flops)
+                    report(dict(D=head_dim, N=n, causal=causal, round=round_, name=f"tlx_alias running {tutorial}",
+                                ms=ms, tflops=tflops, sdpa_time_over_ours=sdpa_ms / ms, max_abs_err=errors["peer"]))
         del q, k, v
         torch.cuda.empty_cache()
 
