@@ -169,17 +169,6 @@ def _kv_step(kv_count, v_shift, kv_start, q, k_tiles, v_tiles, k_fulls, k_emptie
 
 
 @triton.jit
-def _prefetch_q(q_ptr, row, HEAD_DIM: tl.constexpr, BLOCK_M: tl.constexpr):
-    """Hints L2 to fetch the Q rows [row, row + BLOCK_M): a prefetch per
-    128-byte line, none of it waited for."""
-    rows = row + tl.arange(0, BLOCK_M)
-    cols = tl.arange(0, HEAD_DIM // 64) * 64
-    ptrs = q_ptr + rows[:, None].to(tl.int64) * HEAD_DIM + cols[None, :]
-    tl.inline_asm_elementwise("prefetch.global.L2 [$1];\n\tmov.u32 $0, 0;", "=r,l", [ptrs], dtype=tl.int32,
-                              is_pure=False, pack=1)
-
-
-@triton.jit
 def _issue_in_turn(cid: tl.constexpr, PINGPONG: tl.constexpr):
     """Ping-pong on named barriers 9 and 10 (both consumer warp groups: 256
     threads): consumer 1 issues its j-th wgmma once consumer 0 has issued its
@@ -202,13 +191,13 @@ def _issued(cid: tl.constexpr, PINGPONG: tl.constexpr):
 
 
 @triton.jit
-def attn_fwd_kernel(sm_scale, lse_ptr, Z, H, desc_q, desc_k, desc_v, desc_o, N_CTX, q_ptr,
+def attn_fwd_kernel(sm_scale, lse_ptr, Z, H, desc_q, desc_k, desc_v, desc_o, N_CTX,
                     HEAD_DIM: tl.constexpr, BLOCK_M: tl.constexpr, BLOCK_N: tl.constexpr, K_STAGES: tl.constexpr,
                     V_STAGES: tl.constexpr, CAUSAL: tl.constexpr, CAUSAL_PAIRS: tl.constexpr, ALIAS: tl.constexpr,
                     Q_BUFFERS: tl.constexpr = 1, CONSUMER_REGISTERS: tl.constexpr = 232,
                     PINGPONG: tl.constexpr = True, LATE_Q_HANDBACK: tl.constexpr = True,
                     DIAGONAL_FIRST: tl.constexpr = True, O_STAGING: tl.constexpr = "q",
-                    Q_REG_COLS: tl.constexpr = 0, PREFETCH_Q: tl.constexpr = False):
+                    Q_REG_COLS: tl.constexpr = 0):
     NUM_MMA_GROUPS: tl.constexpr = 2
     BM_HALF: tl.constexpr = BLOCK_M // NUM_MMA_GROUPS
     dtype: tl.constexpr = tlx.dtype_of(desc_q)
@@ -277,9 +266,6 @@ def attn_fwd_kernel(sm_scale, lse_ptr, Z, H, desc_q, desc_k, desc_v, desc_o, N_C
                     tlx.barrier_expect_bytes(q_fulls[qb], BM_HALF * HEAD_DIM * ELEM)
                     tlx.async_descriptor_load(desc_q, q_tiles[qb], [row0 + start_m * BLOCK_M + c * BM_HALF, 0],
                                               q_fulls[qb])
-                if PREFETCH_Q and tile_count + 1 < my_tiles:  # the next tile's Q, into L2
-                    next_m, next_hz = _tile_coords(tile_count + 1, pid, nprogs, num_pid_m, CAUSAL_PAIRS)
-                    _prefetch_q(q_ptr, next_hz * N_CTX + next_m * BLOCK_M, HEAD_DIM, BLOCK_M)
                 for kv_pos in range(lo, hi, BLOCK_N):
                     kv_start = _block_start(kv_pos, lo, hi, BLOCK_M, DIAG_FIRST)
                     slot, phase = _ring(kv_count, K_STAGES)
@@ -457,7 +443,7 @@ def smem_bytes(head_dim, block_n, stages, alias, q_buffers=1, block_m=128, items
 
 def attention(q, k, v, causal=False, sm_scale=None, alias=True, block_n=None, stages=None, q_buffers=None,
               num_sms=None, return_lse=False, consumer_registers=None, v_stages=None, pingpong=True,
-              late_q_handback=True, diagonal_first=None, o_staging=None, q_reg_cols=None, prefetch_q=False):
+              late_q_handback=True, diagonal_first=None, o_staging=None, q_reg_cols=None):
     """softmax(Q K^T * sm_scale) V for (batch, heads, N, head_dim) fp16/bf16 tensors on a Hopper GPU.
     block_n, stages, q_buffers default to default_config(head_dim, alias);
     stages is the K ring's depth and, unless v_stages is given, the V ring's;
@@ -521,21 +507,20 @@ def attention(q, k, v, causal=False, sm_scale=None, alias=True, block_n=None, st
     num_pid_m = N_CTX // BLOCK_M
     causal_pairs = causal and num_pid_m % 2 == 0
     work_items = Z * H * (num_pid_m // 2 if causal_pairs else num_pid_m)  # pairs of tiles, or tiles
-    attn_fwd_kernel[(min(num_sms, work_items), )](sm_scale, lse, Z, H, desc_q, desc_k, desc_v, desc_o, N_CTX, q,
+    attn_fwd_kernel[(min(num_sms, work_items), )](sm_scale, lse, Z, H, desc_q, desc_k, desc_v, desc_o, N_CTX,
                                                    HEAD_DIM=HEAD_DIM, BLOCK_M=BLOCK_M, BLOCK_N=block_n,
                                                    K_STAGES=stages, V_STAGES=v_stages, CAUSAL=causal,
                                                    CAUSAL_PAIRS=causal_pairs, ALIAS=alias, Q_BUFFERS=q_buffers,
                                                    CONSUMER_REGISTERS=consumer_registers, PINGPONG=pingpong,
                                                    LATE_Q_HANDBACK=late_q_handback, DIAGONAL_FIRST=diagonal_first,
-                                                   O_STAGING=o_staging, Q_REG_COLS=q_reg_cols,
-                                                   PREFETCH_Q=prefetch_q, num_warps=4,
+                                                   O_STAGING=o_staging, Q_REG_COLS=q_reg_cols, num_warps=4,
                                                    num_stages=1)
     return (o, lse) if return_lse else o
 
 
 def compile_for_sm90(head_dim=128, causal=False, alias=True, block_n=None, stages=None, q_buffers=None,
                      dtype="fp16", v_stages=None, pingpong=True, late_q_handback=True, diagonal_first=True,
-                     o_staging="q", q_reg_cols=0, consumer_registers=232, prefetch_q=False):
+                     o_staging="q", q_reg_cols=0, consumer_registers=232):
     """The kernel compiled for sm_90 without a GPU."""
     from triton.backends.compiler import GPUTarget
     default_n, default_stages, default_q = default_config(head_dim, alias)
@@ -544,13 +529,13 @@ def compile_for_sm90(head_dim=128, causal=False, alias=True, block_n=None, stage
                       V_STAGES=v_stages or stages, CAUSAL=causal, CAUSAL_PAIRS=causal, ALIAS=alias,
                       Q_BUFFERS=q_buffers or default_q, CONSUMER_REGISTERS=consumer_registers, PINGPONG=pingpong,
                       LATE_Q_HANDBACK=late_q_handback, DIAGONAL_FIRST=diagonal_first, O_STAGING=o_staging,
-                      Q_REG_COLS=q_reg_cols, PREFETCH_Q=prefetch_q)
+                      Q_REG_COLS=q_reg_cols)
     q_block = f"tensordesc<{dtype}[64, {head_dim}]>"
     kv_block = f"tensordesc<{dtype}[{constexprs['BLOCK_N']}, {head_dim}]>"
     signature = {"sm_scale": "fp32", "lse_ptr": "*fp32", "Z": "i32", "H": "i32", "desc_q": q_block,
-                 "desc_k": kv_block, "desc_v": kv_block, "desc_o": q_block, "N_CTX": "i32", "q_ptr": f"*{dtype}",
+                 "desc_k": kv_block, "desc_v": kv_block, "desc_o": q_block, "N_CTX": "i32",
                  **{name: "constexpr" for name in constexprs}}
-    attrs = {(1, ): [["tt.divisibility", 16]], (8, ): [["tt.divisibility", 16]], (9, ): [["tt.divisibility", 16]]}
+    attrs = {(1, ): [["tt.divisibility", 16]], (8, ): [["tt.divisibility", 16]]}
     src = triton.compiler.ASTSource(fn=attn_fwd_kernel, signature=signature, constexprs=constexprs, attrs=attrs)
     return triton.compile(src, target=GPUTarget("cuda", 90, 32), options={"num_warps": 4, "num_stages": 1})
 
