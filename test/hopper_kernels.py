@@ -152,3 +152,33 @@ def async_dot_split_operand(a_desc, b_desc, out_ptr, M: tl.constexpr, N: tl.cons
             offs_m = tl.arange(0, M)
             offs_n = tl.arange(0, N)
             tl.store(out_ptr + offs_m[:, None] * N + offs_n[None, :], acc)
+
+
+@triton.jit
+def ballot_of_signs(x_ptr, out_ptr, uniform_ptr, N: tl.constexpr):
+    # One element a thread (N = 32 * num_warps): out[i] is the ballot of
+    # x > 0 over the warp that holds x[i]; uniform[pid] gets the ballot of
+    # a predicate every lane shares (pid == 0: all lanes' bits, else none).
+    offs = tl.arange(0, N)
+    x = tl.load(x_ptr + offs)
+    tl.store(out_ptr + offs, tlx.vote_ballot_sync(0xFFFFFFFF, x > 0))
+    tl.store(uniform_ptr + tl.program_id(0), tlx.vote_ballot_sync(0xFFFFFFFF, tl.program_id(0) == 0))
+
+
+@triton.jit
+def clock_around_loads(x_ptr, out_ptr, cycles_ptr, N: tl.constexpr):
+    # Two clock reads around a load and a store: the cycles between them.
+    start = tlx.clock64()
+    offs = tl.arange(0, N)
+    tl.store(out_ptr + offs, tl.load(x_ptr + offs) + 1.0)
+    end = tlx.clock64()
+    tl.store(cycles_ptr + tl.program_id(0), end - start)
+
+
+@triton.jit
+def prefetched_copy(x_ptr, out_ptr, n, N: tl.constexpr, LEVEL: tl.constexpr):
+    # Prefetch hints change no values: x's lines are hinted into LEVEL (the
+    # ones past n masked off), then copied.
+    offs = tl.program_id(0) * N + tl.arange(0, N)
+    tlx.prefetch(x_ptr + offs, level=LEVEL, mask=offs < n)
+    tl.store(out_ptr + offs, tl.load(x_ptr + offs, mask=offs < n), mask=offs < n)

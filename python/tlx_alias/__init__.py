@@ -42,8 +42,10 @@ from .barriers import (alloc_barriers, alloc_warp_barrier, barrier_arrive, barri
                        barrier_wait, fence, fence_async_shared, named_barrier_arrive, named_barrier_wait)
 from .mma import async_dot, async_dot_wait  # noqa: E402
 from .tma import async_descriptor_load, async_descriptor_store, async_descriptor_store_wait  # noqa: E402
-from .utility import cluster_cta_rank, cluster_size_1d, dtype_of, size_of  # noqa: E402
+from .prefetch import prefetch  # noqa: E402
+from .utility import clock64, cluster_cta_rank, cluster_size_1d, dtype_of, size_of  # noqa: E402
 from .views import local_reinterpret, local_slice, local_trans  # noqa: E402
+from .warp_ops import vote_ballot_sync  # noqa: E402
 from .warp_specialize import async_task, async_task_replica_id, async_tasks  # noqa: E402
 from . import warp_spec, warp_specialize as _warp_specialize  # noqa: E402
 
@@ -55,11 +57,11 @@ __all__ = [
     "SERVED_TRITON", "SUPPORTED_TRITON", "PluginLoadError", "TLXDeprecationWarning", "TritonVersionError", "__version__", "alloc_barriers", "alloc_warp_barrier",
     "async_descriptor_load", "async_descriptor_store", "async_descriptor_store_wait", "async_dot",
     "async_dot_wait", "async_task", "async_task_replica_id", "async_tasks", "barrier_arrive",
-    "barrier_expect_bytes", "barrier_wait", "cluster_cta_rank", "cluster_size_1d", "dtype_of", "fence",
+    "barrier_expect_bytes", "barrier_wait", "clock64", "cluster_cta_rank", "cluster_size_1d", "dtype_of", "fence",
     "fence_async_shared", "local_reinterpret", "local_slice", "local_trans", "mbarrier",
     "named_barrier_arrive", "named_barrier_wait", "size_of", "warp_spec", "async_load", "async_load_commit_group",
     "async_load_wait_group", "async_token", "buffered_tensor", "encoding",
     "local_alloc", "local_load", "local_store", "local_view", "memory_map", "nv_mma_shared_layout",
-    "plugin_path", "print_memory_map", "reuse_group", "reuse_group_type", "save_memory_map", "set_buffer_overlap",
-    "storage_alias_spec", "storage_kind", "swizzled_shared_layout", "tensor_memory_layout",
+    "plugin_path", "prefetch", "print_memory_map", "reuse_group", "reuse_group_type", "save_memory_map", "set_buffer_overlap",
+    "storage_alias_spec", "storage_kind", "swizzled_shared_layout", "tensor_memory_layout", "vote_ballot_sync",
 ]

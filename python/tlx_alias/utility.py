@@ -42,3 +42,12 @@ def cluster_cta_rank(_semantic=None):
 def cluster_size_1d(_semantic=None):
     """CTAs per cluster: 1."""
     return tl.constexpr(1)
+
+
+@tl_core.builtin
+def clock64(_semantic=None):
+    """The SM's 64-bit cycle counter (%clock64) as an int64, read where the
+    call stands (never merged with another read): `end - start` of two
+    reads is the cycles between them."""
+    return tl_core.inline_asm_elementwise("mov.u64 $0, %clock64;", "=l", [], tl.int64, False, 1,
+                                          _semantic=_semantic)

@@ -90,3 +90,34 @@ def test_aliased_persistent_ws_gemm(alias, stages, c_split, m, n, k, num_sms):
     b = torch.randn((k, n), device="cuda", dtype=torch.float16)
     c = ws_gemm.matmul(a, b, STAGES=stages, ALIAS=alias, C_SPLIT=c_split, num_sms=num_sms)
     torch.testing.assert_close(c.float(), a.float() @ b.float(), rtol=1e-2, atol=5e-2)
+
+
+def test_vote_ballot_sync():
+    x = torch.randn(128, device="cuda")
+    out = torch.empty(128, device="cuda", dtype=torch.int32)
+    uniform = torch.empty(2, device="cuda", dtype=torch.int32)
+    hk.ballot_of_signs[(2, )](x, out, uniform, N=128, num_warps=4)
+    bits = (x > 0).cpu().reshape(4, 32).long() << torch.arange(32)  # element i is lane i % 32 of warp i // 32
+    expected = bits.sum(1).repeat_interleave(32)
+    expected = torch.where(expected >= 2**31, expected - 2**32, expected).int()  # the ballot as an int32
+    assert torch.equal(out.cpu(), expected)
+    assert uniform.cpu().tolist() == [-1, 0]  # program 0: every lane's bit (0xFFFFFFFF); program 1: none
+
+
+def test_clock64_counts_cycles():
+    x = torch.randn(1 << 16, device="cuda")
+    out = torch.empty_like(x)
+    cycles = torch.zeros(4, device="cuda", dtype=torch.int64)
+    hk.clock_around_loads[(4, )](x, out, cycles, N=1 << 14, num_warps=4)
+    torch.testing.assert_close(out[:1 << 14], x[:1 << 14] + 1.0, rtol=0, atol=0)
+    assert (cycles > 0).all() and (cycles < 10**9).all(), cycles
+
+
+@pytest.mark.parametrize("level", ["L1", "L2"])
+def test_prefetch_changes_no_values(level):
+    n = 1000  # the last block's tail is masked off
+    x = torch.randn(1024, device="cuda")
+    out = torch.zeros_like(x)
+    hk.prefetched_copy[(4, )](x, out, n, N=256, LEVEL=level)
+    torch.testing.assert_close(out[:n], x[:n], rtol=0, atol=0)
+    assert (out[n:] == 0).all()
