@@ -129,12 +129,12 @@ def providers(side):
         out["triton tl.dot"] = (plain, True, every)
     for name in tutorials.HOPPER_ATTENTION:
         try:
-            module = tutorials.load(name, for_tlx_alias=(side == "ours"))
+            fn = tutorials.attention(name, for_tlx_alias=(side == "ours"))
         except Exception as error:
             print(json.dumps(dict(side=side, name=name, error=f"load: {error}"[:500])), flush=True)
             continue
         label = ("tlx_alias running " if side == "ours" else "peer ") + name
-        out[label] = (lambda q, k, v, c, module=module: module.attention(q, k, v, 1.0 / math.sqrt(q.shape[-1])),
+        out[label] = (lambda q, k, v, c, fn=fn: fn(q, k, v),
                       False, (128, ))  # the tutorials assert BLOCK_N (128) <= HEAD_DIM; 256 does not fit
     return out
 
@@ -143,9 +143,9 @@ GEMM_SIZE = 8192
 
 
 def gemm_speed(side, when):
-    """cuBLAS's fp16 GEMM at 8192^3 on this GPU, now: the matmul speed that
-    no attention kernel's two matmuls (plus softmax) can beat. Measured at
-    the start and the end of the run, since the GPU's clock drifts."""
+    """cuBLAS's fp16 GEMM at 8192^3 on this GPU, now: its plain matmul speed,
+    the yardstick for an attention kernel's two matmuls and softmax. Timed
+    at the start and the end of the run, since the GPU's clock drifts."""
     import torch
     import triton
     a, b = (torch.randn((GEMM_SIZE, GEMM_SIZE), device="cuda", dtype=torch.float16) for _ in range(2))

@@ -8,6 +8,7 @@ The tutorials are read from an fbtriton install or unpacked wheel
 import __future__
 import ast
 import importlib.util
+import math
 import os
 import sys
 import tempfile
@@ -110,3 +111,10 @@ def autotune_configs(name):
                 exec(compile(code, f"<{name} configs>", "exec", flags=__future__.annotations.compiler_flag), namespace)
                 result[node.name] = eval(compile(ast.Expression(configs), f"<{name} configs>", "eval"), namespace)
     return result
+
+
+def attention(name, for_tlx_alias=True):
+    """The attention tutorial `name` as fn(q, k, v), at the softmax scale
+    1/sqrt(head dim) (its host function takes the scale)."""
+    module = load(name, for_tlx_alias=for_tlx_alias)
+    return lambda q, k, v: module.attention(q, k, v, 1.0 / math.sqrt(q.shape[-1]))
