@@ -8,15 +8,14 @@ The example's default_config should be the best row.
     python benchmarks/attention_configs.py [--out FILE.jsonl]
     python benchmarks/attention_configs.py --only 128:128:3:1:232 128:128:2:2:232 --repeat 3
 
---only D:BLOCK_N:STAGES:Q_BUFFERS:REGISTERS[:V_STAGES[:PINGPONG[:LATE[:DIAG_FIRST[:O_OVER_V[:Q_REG_COLS[:CROSS_TILE]]]]]]]
+--only D:BLOCK_N:STAGES:Q_BUFFERS:REGISTERS[:V_STAGES[:PINGPONG[:LATE[:DIAG_FIRST[:O_OVER_V[:Q_REG_COLS]]]]]]
 measures just those (STAGES deep K ring, V_STAGES deep V ring, default
 STAGES; PINGPONG 0 lets the consumers issue without taking turns; LATE 0
 waits for each O store at the tile's end instead of after the next tile's
 first QK^T; DIAG_FIRST 0 runs a causal tile's K/V blocks in order, the masked
 diagonal one last; -1 the example's default; O_OVER_V 1 stages O over
 V ring slots instead of Q; Q_REG_COLS: how many of Q's first columns QK^T
-takes from registers; CROSS_TILE 1: a tile's epilogue runs in the next tile,
-after its first QK^T is issued), causal and not,
+takes from registers), causal and not,
 each `--repeat` times in turn (SDPA too), to tell close configs apart;
 --n sets the sequence length (the batch keeps Z * N = 16384 tokens);
 --tutorial NAME adds one of the peer's Hopper attention tutorials, run under
@@ -131,11 +130,10 @@ def compare_candidates(only, repeat, report, n=N, tutorial=None):
         diagonal_first = bool(fields[8]) if len(fields) > 8 and fields[8] >= 0 else None  # -1: the default
         o_staging = "v" if len(fields) > 9 and fields[9] else "q"
         q_reg_cols = fields[10] if len(fields) > 10 else 0
-        cross_tile = bool(fields[11]) if len(fields) > 11 else False
         by_dim.setdefault(d, []).append(dict(block_n=block_n, stages=stages, q_buffers=q_buffers,
                                              consumer_registers=registers, v_stages=v_stages, pingpong=pingpong,
                                              late_q_handback=late, diagonal_first=diagonal_first,
-                                             o_staging=o_staging, q_reg_cols=q_reg_cols, cross_tile=cross_tile))
+                                             o_staging=o_staging, q_reg_cols=q_reg_cols))
     z = Z * N // n
     for head_dim, candidates in by_dim.items():
         torch.manual_seed(0)

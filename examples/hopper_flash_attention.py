@@ -169,16 +169,6 @@ def _kv_step(kv_count, v_shift, kv_start, q, k_tiles, v_tiles, k_fulls, k_emptie
 
 
 @triton.jit
-def _store_o(acc, m_i, l_i, o_tile, desc_o, o_row, lse_ptr, lse_offs):
-    """A consumer's epilogue: the log-sum-exp (natural log) of its rows,
-    and O, normalized, through o_tile into a TMA store."""
-    tl.store(lse_ptr + lse_offs, (m_i + tl.math.log2(l_i)) * 0.6931471805599453)
-    tlx.local_store(o_tile, (acc / l_i[:, None]).to(o_tile.dtype))
-    tlx.fence_async_shared()
-    tlx.async_descriptor_store(desc_o, o_tile, [o_row, 0])
-
-
-@triton.jit
 def _issue_in_turn(cid: tl.constexpr, PINGPONG: tl.constexpr):
     """Ping-pong on named barriers 9 and 10 (both consumer warp groups: 256
     threads): consumer 1 issues its j-th wgmma once consumer 0 has issued its
@@ -207,7 +197,7 @@ def attn_fwd_kernel(sm_scale, lse_ptr, Z, H, desc_q, desc_k, desc_v, desc_o, N_C
                     Q_BUFFERS: tl.constexpr = 1, CONSUMER_REGISTERS: tl.constexpr = 232,
                     PINGPONG: tl.constexpr = True, LATE_Q_HANDBACK: tl.constexpr = True,
                     DIAGONAL_FIRST: tl.constexpr = True, O_STAGING: tl.constexpr = "q",
-                    Q_REG_COLS: tl.constexpr = 0, CROSS_TILE: tl.constexpr = False):
+                    Q_REG_COLS: tl.constexpr = 0):
     NUM_MMA_GROUPS: tl.constexpr = 2
     BM_HALF: tl.constexpr = BLOCK_M // NUM_MMA_GROUPS
     dtype: tl.constexpr = tlx.dtype_of(desc_q)
@@ -226,12 +216,6 @@ def attn_fwd_kernel(sm_scale, lse_ptr, Z, H, desc_q, desc_k, desc_v, desc_o, N_C
     # a causal tile's diagonal blocks (its only masked ones) first
     DIAG_FIRST: tl.constexpr = DIAGONAL_FIRST and CAUSAL
     tl.static_assert(O_STAGING == "q" or O_STAGING == "v", "O_STAGING must be \"q\" or \"v\"")
-    # CROSS_TILE: a tile's epilogue runs in the next tile, after its first
-    # QK^T is issued, so the tensor cores have work while O is normalized and
-    # stored. The next Q must have loaded meanwhile: with O over Q a buffer
-    # goes back only once the next tile's O store starts, so three Q buffers.
-    tl.static_assert(not CROSS_TILE or (not O_OVER_V and Q_REG_COLS == 0 and Q_BUFFERS >= (3 if ALIAS else 2)),
-                     "CROSS_TILE needs O over Q (3 Q buffers) or unaliased (2), and Q in shared memory")
 
     if O_OVER_Q:
         spec = tlx.storage_alias_spec(storage=tlx.storage_kind.smem)
@@ -305,11 +289,6 @@ def attn_fwd_kernel(sm_scale, lse_ptr, Z, H, desc_q, desc_k, desc_v, desc_o, N_C
                 _issued(0, PINGPONG)  # meets its own first wait: consumer 1 goes first
             qk_scale = sm_scale * 1.44269504
             kv_count = 0
-            if CROSS_TILE:  # the previous tile's state, whose epilogue runs in this tile
-                prev_acc = tl.zeros([BM_HALF, HEAD_DIM], dtype=tl.float32)
-                prev_m = tl.zeros([BM_HALF], dtype=tl.float32)
-                prev_l = tl.zeros([BM_HALF], dtype=tl.float32) + 1.0
-                prev_row = 0
             for tile_count in range(0, my_tiles):
                 start_m, off_hz = _tile_coords(tile_count, pid, nprogs, num_pid_m, CAUSAL_PAIRS)
                 row0 = off_hz * N_CTX
@@ -335,20 +314,9 @@ def attn_fwd_kernel(sm_scale, lse_ptr, Z, H, desc_q, desc_k, desc_v, desc_o, N_C
                 _issue_in_turn(cid, PINGPONG)
                 qk = _qk(q, q_regs, k_tiles[slot], Q_REG_COLS)
                 _issued(cid, PINGPONG)
-                if CROSS_TILE and tile_count > 0:  # the previous tile's epilogue, while this QK^T runs
-                    prev_buf = (tile_count - 1) % Q_BUFFERS
-                    if ALIAS:  # O over the previous tile's Q; the store before it has read its O long ago
-                        if tile_count > 1:
-                            tlx.async_descriptor_store_wait(0)
-                            tlx.barrier_arrive(q_empties[cid * Q_BUFFERS + (tile_count - 2) % Q_BUFFERS])
-                        o_tile = o_tiles[cid * Q_BUFFERS + prev_buf]
-                    else:
-                        tlx.async_descriptor_store_wait(0)
-                        o_tile = o_tiles[cid]
-                    _store_o(prev_acc, prev_m, prev_l, o_tile, desc_o, prev_row, lse_ptr, prev_row + tl.arange(0, BM_HALF))
                 qk = tlx.async_dot_wait(0, qk)
                 tlx.barrier_arrive(k_empties[slot])
-                if LATE_HANDBACK and tile_count > 0 and not CROSS_TILE:
+                if LATE_HANDBACK and tile_count > 0:
                     # The previous tile's O store has had this QK^T's time to
                     # read O: only now wait for it, and hand its buffer back
                     # (a Q buffer for the tile after this one, or a V slot).
@@ -400,46 +368,33 @@ def attn_fwd_kernel(sm_scale, lse_ptr, Z, H, desc_q, desc_k, desc_v, desc_o, N_C
                 tlx.barrier_arrive(v_empties[v_slot])
                 if not ALIAS:
                     tlx.barrier_arrive(q_empties[qb])  # the next Q can load while O is stored
-                if CROSS_TILE:  # the epilogue runs in the next tile (or after the loop)
-                    prev_acc = acc
-                    prev_m = m_i
-                    prev_l = l_i
-                    prev_row = row0 + start_m * BLOCK_M + cid * BM_HALF
+
+                # epilogue: O (and the log-sum-exp, natural log) of this consumer's rows
+                tl.store(lse_ptr + off_hz * N_CTX + offs_m, (m_i + tl.math.log2(l_i)) * 0.6931471805599453)
+                o = (acc / l_i[:, None]).to(dtype)
+                if O_OVER_V:
+                    o_slot, o_phase = _ring(kv_count + v_shift + cid, V_STAGES)
+                    tlx.barrier_wait(v_fulls[o_slot], o_phase)  # the producer has handed the slot over
+                    o_tile = o_tiles[o_slot]
+                elif O_OVER_Q:
+                    o_tile = o_tiles[qb]  # over this tile's Q, which no wgmma reads any more
                 else:
-                    # epilogue: O (and the log-sum-exp, natural log) of this consumer's rows
-                    tl.store(lse_ptr + off_hz * N_CTX + offs_m, (m_i + tl.math.log2(l_i)) * 0.6931471805599453)
-                    o = (acc / l_i[:, None]).to(dtype)
-                    if O_OVER_V:
-                        o_slot, o_phase = _ring(kv_count + v_shift + cid, V_STAGES)
-                        tlx.barrier_wait(v_fulls[o_slot], o_phase)  # the producer has handed the slot over
-                        o_tile = o_tiles[o_slot]
-                    elif O_OVER_Q:
-                        o_tile = o_tiles[qb]  # over this tile's Q, which no wgmma reads any more
-                    else:
-                        tlx.async_descriptor_store_wait(0)  # the previous tile's store has read o_tiles[cid]
-                        o_tile = o_tiles[cid]
-                    tlx.local_store(o_tile, o)
-                    tlx.fence_async_shared()
-                    tlx.async_descriptor_store(desc_o, o_tile, [row0 + start_m * BLOCK_M + cid * BM_HALF, 0])
-                    if O_OVER_V:
-                        other_slot, other_phase = _ring(kv_count + v_shift + 1 - cid, V_STAGES)
-                        tlx.barrier_wait(v_fulls[other_slot], other_phase)
-                        tlx.barrier_arrive(v_empties[other_slot])  # the other consumer's O entry
-                        if not LATE_HANDBACK:
-                            tlx.async_descriptor_store_wait(0)
-                            tlx.barrier_arrive(v_empties[o_slot])
-                    if O_OVER_Q and not LATE_HANDBACK:
-                        tlx.async_descriptor_store_wait(0)  # the store has read O: Q's storage goes back
-                        tlx.barrier_arrive(q_empties[qb])
-            if CROSS_TILE:  # the last tile's epilogue
-                last_buf = (my_tiles - 1) % Q_BUFFERS
-                if ALIAS:
-                    o_tile = o_tiles[cid * Q_BUFFERS + last_buf]
-                else:
-                    tlx.async_descriptor_store_wait(0)
+                    tlx.async_descriptor_store_wait(0)  # the previous tile's store has read o_tiles[cid]
                     o_tile = o_tiles[cid]
-                _store_o(prev_acc, prev_m, prev_l, o_tile, desc_o, prev_row, lse_ptr, prev_row + tl.arange(0, BM_HALF))
-            if not ALIAS or LATE_HANDBACK or CROSS_TILE:
+                tlx.local_store(o_tile, o)
+                tlx.fence_async_shared()
+                tlx.async_descriptor_store(desc_o, o_tile, [row0 + start_m * BLOCK_M + cid * BM_HALF, 0])
+                if O_OVER_V:
+                    other_slot, other_phase = _ring(kv_count + v_shift + 1 - cid, V_STAGES)
+                    tlx.barrier_wait(v_fulls[other_slot], other_phase)
+                    tlx.barrier_arrive(v_empties[other_slot])  # the other consumer's O entry
+                    if not LATE_HANDBACK:
+                        tlx.async_descriptor_store_wait(0)
+                        tlx.barrier_arrive(v_empties[o_slot])
+                if O_OVER_Q and not LATE_HANDBACK:
+                    tlx.async_descriptor_store_wait(0)  # the store has read O: Q's storage goes back
+                    tlx.barrier_arrive(q_empties[qb])
+            if not ALIAS or LATE_HANDBACK:
                 tlx.async_descriptor_store_wait(0)
 
 
@@ -488,7 +443,7 @@ def smem_bytes(head_dim, block_n, stages, alias, q_buffers=1, block_m=128, items
 
 def attention(q, k, v, causal=False, sm_scale=None, alias=True, block_n=None, stages=None, q_buffers=None,
               num_sms=None, return_lse=False, consumer_registers=None, v_stages=None, pingpong=True,
-              late_q_handback=True, diagonal_first=None, o_staging=None, q_reg_cols=None, cross_tile=False):
+              late_q_handback=True, diagonal_first=None, o_staging=None, q_reg_cols=None):
     """softmax(Q K^T * sm_scale) V for (batch, heads, N, head_dim) fp16/bf16 tensors on a Hopper GPU.
     block_n, stages, q_buffers default to default_config(head_dim, alias);
     stages is the K ring's depth and, unless v_stages is given, the V ring's;
@@ -558,15 +513,14 @@ def attention(q, k, v, causal=False, sm_scale=None, alias=True, block_n=None, st
                                                    CAUSAL_PAIRS=causal_pairs, ALIAS=alias, Q_BUFFERS=q_buffers,
                                                    CONSUMER_REGISTERS=consumer_registers, PINGPONG=pingpong,
                                                    LATE_Q_HANDBACK=late_q_handback, DIAGONAL_FIRST=diagonal_first,
-                                                   O_STAGING=o_staging, Q_REG_COLS=q_reg_cols,
-                                                   CROSS_TILE=cross_tile, num_warps=4,
+                                                   O_STAGING=o_staging, Q_REG_COLS=q_reg_cols, num_warps=4,
                                                    num_stages=1)
     return (o, lse) if return_lse else o
 
 
 def compile_for_sm90(head_dim=128, causal=False, alias=True, block_n=None, stages=None, q_buffers=None,
                      dtype="fp16", v_stages=None, pingpong=True, late_q_handback=True, diagonal_first=True,
-                     o_staging="q", q_reg_cols=0, consumer_registers=232, cross_tile=False):
+                     o_staging="q", q_reg_cols=0, consumer_registers=232):
     """The kernel compiled for sm_90 without a GPU."""
     from triton.backends.compiler import GPUTarget
     default_n, default_stages, default_q = default_config(head_dim, alias)
@@ -575,7 +529,7 @@ def compile_for_sm90(head_dim=128, causal=False, alias=True, block_n=None, stage
                       V_STAGES=v_stages or stages, CAUSAL=causal, CAUSAL_PAIRS=causal, ALIAS=alias,
                       Q_BUFFERS=q_buffers or default_q, CONSUMER_REGISTERS=consumer_registers, PINGPONG=pingpong,
                       LATE_Q_HANDBACK=late_q_handback, DIAGONAL_FIRST=diagonal_first, O_STAGING=o_staging,
-                      Q_REG_COLS=q_reg_cols, CROSS_TILE=cross_tile)
+                      Q_REG_COLS=q_reg_cols)
     q_block = f"tensordesc<{dtype}[64, {head_dim}]>"
     kv_block = f"tensordesc<{dtype}[{constexprs['BLOCK_N']}, {head_dim}]>"
     signature = {"sm_scale": "fp32", "lse_ptr": "*fp32", "Z": "i32", "H": "i32", "desc_q": q_block,
