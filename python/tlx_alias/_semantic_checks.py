@@ -65,3 +65,15 @@ def scalar_i32(value, what, semantic):
     if tensor.type.is_block() or not tensor.dtype.is_int():
         raise TypeError(f"{what} must be a scalar integer, got {tensor.type}")
     return semantic.cast(tensor, tl_core.int32)
+
+
+def predicate_i32(value, what, semantic):
+    """A predicate (a bool, or a scalar or tensor of booleans or integers)
+    as int32 0/1, for inline asm, which takes no i1 operands (the asm
+    rebuilds the predicate with setp)."""
+    tensor = semantic.to_tensor(tl_core._unwrap_if_constexpr(value))
+    if tensor.dtype.is_ptr() or tensor.dtype.is_floating():
+        raise TypeError(f"{what}: the predicate must be a boolean or an integer, got {tensor.dtype}")
+    if tensor.dtype != tl_core.int1:
+        tensor = semantic.not_equal(tensor, semantic.to_tensor(0))
+    return semantic.cast(tensor, tl_core.int32)

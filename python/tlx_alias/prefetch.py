@@ -3,7 +3,7 @@ nothing waits for them)."""
 import triton.language as tl
 from triton.language import core as tl_core
 
-from .warp_ops import _int32_predicate
+from ._semantic_checks import predicate_i32
 
 LEVELS = ("L1", "L2")
 
@@ -35,7 +35,7 @@ def prefetch(pointer, level="L2", mask=None, tensormap=False, _semantic=None):
     if mask is None:
         return tl_core.inline_asm_elementwise(f"{instruction}\n\tmov.u32 $0, 0;", "=r,l", [ptr], tl.int32, False,
                                               1, _semantic=_semantic)
-    keep = _int32_predicate(mask, "prefetch's mask", _semantic)
+    keep = predicate_i32(mask, "prefetch's mask", _semantic)
     ptr, keep = _semantic.broadcast_impl_value(ptr, keep)
     asm = ("{\n\t.reg .pred keep;\n\tsetp.ne.b32 keep, $2, 0;\n"
            f"\t@keep {instruction}\n\t}}\n\tmov.u32 $0, 0;")
