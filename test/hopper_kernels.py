@@ -182,3 +182,17 @@ def prefetched_copy(x_ptr, out_ptr, n, N: tl.constexpr, LEVEL: tl.constexpr):
     offs = tl.program_id(0) * N + tl.arange(0, N)
     tlx.prefetch(x_ptr + offs, level=LEVEL, mask=offs < n)
     tl.store(out_ptr + offs, tl.load(x_ptr + offs, mask=offs < n), mask=offs < n)
+
+
+@triton.jit
+def thread_ids_by_task(out_ptr):
+    # Each thread holds one element of a task's 128 and stores its
+    # thread_id there: the default task's threads are 0-127, the other
+    # task's 128-255 (TLX's thread_id counts the whole CTA).
+    with tlx.async_tasks():
+        with tlx.async_task("default"):
+            offs = tl.arange(0, 128)
+            tl.store(out_ptr + offs, tlx.thread_id(0) + offs * 0)
+        with tlx.async_task(num_warps=4):
+            offs = tl.arange(0, 128)
+            tl.store(out_ptr + 128 + offs, tlx.thread_id(0) + offs * 0)

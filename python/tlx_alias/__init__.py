@@ -43,7 +43,7 @@ from .barriers import (alloc_barriers, alloc_warp_barrier, barrier_arrive, barri
 from .mma import async_dot, async_dot_wait  # noqa: E402
 from .tma import async_descriptor_load, async_descriptor_store, async_descriptor_store_wait  # noqa: E402
 from .prefetch import prefetch  # noqa: E402
-from .utility import clock64, cluster_cta_rank, cluster_size_1d, dtype_of, size_of  # noqa: E402
+from .utility import clock64, cluster_cta_rank, cluster_size_1d, dtype_of, size_of, thread_id  # noqa: E402
 from .views import local_reinterpret, local_slice, local_trans  # noqa: E402
 from .warp_ops import vote_ballot_sync  # noqa: E402
 from .warp_specialize import async_task, async_task_replica_id, async_tasks  # noqa: E402
@@ -63,5 +63,6 @@ __all__ = [
     "async_load_wait_group", "async_token", "buffered_tensor", "encoding",
     "local_alloc", "local_load", "local_store", "local_view", "memory_map", "nv_mma_shared_layout",
     "plugin_path", "prefetch", "print_memory_map", "reuse_group", "reuse_group_type", "save_memory_map", "set_buffer_overlap",
-    "storage_alias_spec", "storage_kind", "swizzled_shared_layout", "tensor_memory_layout", "vote_ballot_sync",
+    "storage_alias_spec", "storage_kind", "swizzled_shared_layout", "tensor_memory_layout", "thread_id",
+    "vote_ballot_sync",
 ]

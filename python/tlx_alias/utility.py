@@ -51,3 +51,16 @@ def clock64(_semantic=None):
     reads is the cycles between them."""
     return tl_core.inline_asm_elementwise("mov.u64 $0, %clock64;", "=l", [], tl.int64, False, 1,
                                           _semantic=_semantic)
+
+
+@tl_core.builtin
+def thread_id(axis, _semantic=None):
+    """This thread's index in its CTA along `axis` (0, 1 or 2: %tid.x, .y,
+    .z). As in TLX it counts the whole CTA, inside an async_task too: a
+    task's threads do not start at 0 unless it is the first task. The value
+    differs from thread to thread, unlike other scalars."""
+    axis = tl_core._unwrap_if_constexpr(axis)
+    if axis not in (0, 1, 2) or isinstance(axis, bool):
+        raise ValueError(f"thread_id: axis must be 0, 1 or 2, got {axis!r}")
+    return tl_core.inline_asm_elementwise(f"mov.u32 $0, %tid.{'xyz'[axis]};", "=r", [], tl.int32, True, 1,
+                                          _semantic=_semantic)

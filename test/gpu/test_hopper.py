@@ -121,3 +121,9 @@ def test_prefetch_changes_no_values(level):
     hk.prefetched_copy[(4, )](x, out, n, N=256, LEVEL=level)
     torch.testing.assert_close(out[:n], x[:n], rtol=0, atol=0)
     assert (out[n:] == 0).all()
+
+
+def test_thread_id_counts_the_whole_cta():
+    out = torch.full((256, ), -1, device="cuda", dtype=torch.int32)
+    hk.thread_ids_by_task[(1, )](out, num_warps=4)
+    assert out.cpu().tolist() == list(range(256))

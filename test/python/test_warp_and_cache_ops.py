@@ -1,7 +1,9 @@
-"""vote_ballot_sync, clock64 and prefetch compiled for sm_90 on the CPU:
+"""vote_ballot_sync, clock64, thread_id and prefetch compiled for sm_90 on the CPU:
 the PTX holds the instruction each stands for, as many times as the kernel
 asks (clock reads are never merged), masks become predicates, and bad input
 is a CompilationError at the kernel's line."""
+import re
+
 import triton
 import triton.language as tl
 
@@ -24,6 +26,12 @@ def test_clock64_reads_are_kept_apart():
     k = compile_for_sm90(hk.clock_around_loads, {"x_ptr": "*fp32", "out_ptr": "*fp32", "cycles_ptr": "*i64"},
                          dict(N=1024), num_warps=4)
     assert ptx_count(k, "mov.u64") >= 2 and k.asm["ptx"].count("%clock64") == 2
+
+
+def test_thread_id_in_each_task():
+    k = compile_for_sm90(hk.thread_ids_by_task, {"out_ptr": "*i32"}, {}, num_warps=4)
+    # one inline-asm read in each task (triton's own reads print with a tab)
+    assert len(re.findall(r"mov\.u32 %r\d+, %tid\.x;", k.asm["ptx"])) == 2
 
 
 def test_prefetch_levels_and_mask():
@@ -53,6 +61,7 @@ ERRORS = {
                             "vote_ballot_sync's mask must be a compile-time integer"),
     "ballot_float": ("tlx.vote_ballot_sync(0xFFFFFFFF, tl.load(x_ptr))", "TypeError",
                      "vote_ballot_sync: the predicate must be a boolean or an integer, got fp32"),
+    "thread_id_axis": ("t = tlx.thread_id(3)", "ValueError", "thread_id: axis must be 0, 1 or 2, got 3"),
     "prefetch_level": ("tlx.prefetch(x_ptr, level='L3')", "ValueError",
                        "prefetch: level must be 'L1' or 'L2', got 'L3'"),
     "prefetch_not_pointer": ("tlx.prefetch(tl.load(x_ptr))", "TypeError",
