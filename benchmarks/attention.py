@@ -7,7 +7,7 @@ changed only) at N = 4096.
 
     python benchmarks/attention.py                     # both sides, each in its own process
     python benchmarks/attention.py --side ours --out ours.jsonl
-    python benchmarks/attention.py --table a.jsonl b.jsonl
+    python benchmarks/attention.py --table a.jsonl b.jsonl [--markdown]
 
 Shapes: N in {1024, 4096, 16384} with batch * N = 16384 tokens, 32 heads,
 head dims {64, 128, 256}, causal and not, fp16. TFLOP/s count 4 * B * H *
@@ -224,6 +224,38 @@ def table(rows):
     return "\n".join(lines)
 
 
+ALIASED = "tlx_alias aliased (default config)"
+TWIN = "tlx_alias unaliased twin"
+
+
+def _is_other(r):
+    """The kernels the aliased one is compared with ("best other"): SDPA,
+    the plain tl.dot kernel, and the peer's tutorials in either process
+    (not the example's own configs or its twin, nor the GEMM yardstick)."""
+    return r["name"] in ("torch SDPA", "triton tl.dot") or r["side"] == "peer" or \
+        r["name"].startswith("tlx_alias running ")
+
+
+def markdown(rows):
+    """The README's attention table: TFLOP/s per kernel and the aliased
+    kernel's ratios to SDPA and to the best other kernel, per shape."""
+    lines = ["| N | D | mask | aliased | unaliased twin | SDPA | triton `tl.dot` | peer's best | aliased / SDPA | "
+             "aliased / best other |", "|---|---|---|---|---|---|---|---|---|---|"]
+    done = [r for r in rows if "tflops" in r and r.get("N") is not None]
+    shapes = sorted({(r["N"], r["D"], r["causal"]) for r in done}, key=lambda k: (k[1], k[2], k[0]))
+    for n, d, causal in shapes:
+        group = [r for r in done if (r["N"], r["D"], r["causal"]) == (n, d, causal)]
+        speed = {r["name"]: r["tflops"] for r in group if r["side"] == "ours"}
+        peers = [r["tflops"] for r in group if r["side"] == "peer"]
+        aliased = speed[ALIASED]
+        best_other = max(r["tflops"] for r in group if _is_other(r))
+        peer = f"{max(peers):.0f}" if peers else "n/a"
+        lines.append(f"| {n} | {d} | {'causal' if causal else '-'} | {aliased:.0f} | {speed[TWIN]:.0f} | "
+                     f"{speed['torch SDPA']:.0f} | {speed['triton tl.dot']:.0f} | {peer} | "
+                     f"{aliased / speed['torch SDPA']:.3f} | {aliased / best_other:.3f} |")
+    return "\n".join(lines)
+
+
 def compare(out_dir):
     print(table(sides.run_both_sides(__file__, out_dir, "attention")))
 
@@ -234,9 +266,11 @@ def main():
     parser.add_argument("--out")
     parser.add_argument("--out-dir", default=os.environ.get("OUT", "/tmp"))
     parser.add_argument("--table", nargs="+", metavar="JSONL")
+    parser.add_argument("--markdown", action="store_true", help="with --table: the README's table")
     args = parser.parse_args()
     if args.table:
-        print(table(sides.read_rows(args.table)))
+        rows = sides.read_rows(args.table)
+        print(markdown(rows) if args.markdown else table(rows))
     elif args.side:
         run_side(args.side, args.out)
     else:

@@ -83,3 +83,18 @@ def test_group_size_example_runs_and_prints_what_the_readme_shows(tmp_path):
     out = run_python(code, script_path=tmp_path / "kernel.py").stdout
     assert out == shown
     assert "16384 (by 2: 4096)" in shown and "192x64" in shown
+
+
+def test_attention_table_is_what_its_results_files_give():
+    """The README's attention table is `benchmarks/attention.py --table
+    <ours> <peer> --markdown` of the run it names (its full table's .txt,
+    whose rows are the .jsonl files beside it): no number typed by hand."""
+    section = _section("Hopper kernels")
+    (stem, ) = re.findall(r"Full table \(with the 3-stage rows\):\s*`benchmarks/results/([\w.-]+)\.txt`", section)
+    sys.path.insert(0, os.path.join(ROOT, "benchmarks"))
+    import attention
+    import sides
+    results = os.path.join(ROOT, "benchmarks", "results")
+    rows = sides.read_rows([os.path.join(results, f"{stem}-{side}.jsonl") for side in ("ours", "peer")])
+    assert rows, f"no results files for {stem}"
+    assert attention.markdown(rows) in README
