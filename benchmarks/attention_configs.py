@@ -141,26 +141,23 @@ def compare_candidates(only, repeat, report, n=N, tutorial=None):
         for causal in (False, True):
             flops = 4 * z * H * n * n * head_dim * (0.5 if causal else 1.0)
             ref = torch.nn.functional.scaled_dot_product_attention(q, k, v, is_causal=causal)
+            # (the fields a run's rows start with, the run)
+            runs = [(dict(name="aliased", **config),
+                     lambda config=config: fa.attention(q, k, v, causal=causal, **config)) for config in candidates]
+            if peer and head_dim == 128 and not causal:  # the tutorials are non-causal, BLOCK_N 128
+                runs.append((dict(name=f"tlx_alias running {tutorial}"), lambda: peer(q, k, v)))
             errors = {}
             for round_ in range(repeat):
                 sdpa_ms, sdpa_tflops = measure(lambda: torch.nn.functional.scaled_dot_product_attention(
                     q, k, v, is_causal=causal), flops)
                 report(dict(D=head_dim, N=n, causal=causal, round=round_, name="torch SDPA", ms=sdpa_ms,
                             tflops=sdpa_tflops))
-                for i, config in enumerate(candidates):
-                    fn = lambda: fa.attention(q, k, v, causal=causal, **config)  # noqa: E731
+                for i, (fields, fn) in enumerate(runs):
                     if i not in errors:
                         errors[i] = (fn().float() - ref.float()).abs().max().item()
                     ms, tflops = measure(fn, flops)
-                    report(dict(D=head_dim, N=n, causal=causal, round=round_, name="aliased", **config, ms=ms,
-                                tflops=tflops, sdpa_time_over_ours=sdpa_ms / ms, max_abs_err=errors[i]))
-                if peer and head_dim == 128 and not causal:  # the tutorials are non-causal, BLOCK_N 128
-                    fn = lambda: peer(q, k, v)  # noqa: E731
-                    if "peer" not in errors:
-                        errors["peer"] = (fn().float() - ref.float()).abs().max().item()
-                    ms, tflops = measure(fn, flops)
-                    report(dict(D=head_dim, N=n, causal=causal, round=round_, name=f"tlx_alias running {tutorial}",
-                                ms=ms, tflops=tflops, sdpa_time_over_ours=sdpa_ms / ms, max_abs_err=errors["peer"]))
+                    report(dict(D=head_dim, N=n, causal=causal, round=round_, **fields, ms=ms, tflops=tflops,
+                                sdpa_time_over_ours=sdpa_ms / ms, max_abs_err=errors[i]))
         del q, k, v
         torch.cuda.empty_cache()
 
