@@ -17,7 +17,7 @@ from tlx_alias import _pipeline
 
 import triton
 import triton.language as tl
-from triton._C.libtriton import passes
+from tlx_alias._plugin_api import plugin_passes
 from triton.backends.compiler import GPUTarget
 
 sys.path.insert(0, os.path.join(os.path.dirname(__file__), "..", "test", "python"))
@@ -108,11 +108,11 @@ def main():
     print(f"{'allocs':>8} {'lowering ms':>12} {'tlx-lower ms':>13} {'us/alloc':>9} "
           f"{'x previous':>10}")
     previous = None
-    per_kernel = time_pass(generate(4), lambda pm: passes.plugin.tlx_lower(pm, []), repeat=5)
+    per_kernel = time_pass(generate(4), lambda pm: plugin_passes.tlx_lower(pm, []), repeat=5)
     for n in args.sizes:
         text = generate(n)
-        lowering = time_pass(text, lambda pm: passes.plugin.tlx_storage_alias_lowering(pm, []))
-        whole = time_pass(text, lambda pm: passes.plugin.tlx_lower(pm, []))
+        lowering = time_pass(text, lambda pm: plugin_passes.tlx_storage_alias_lowering(pm, []))
+        whole = time_pass(text, lambda pm: plugin_passes.tlx_lower(pm, []))
         growth = f"{lowering / previous:.1f}" if previous else "-"
         print(f"{n:>8} {lowering * 1e3:>12.2f} {whole * 1e3:>13.2f} {lowering / n * 1e6:>9.2f} "
               f"{growth:>10}")

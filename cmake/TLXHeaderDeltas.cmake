@@ -57,6 +57,20 @@ endif()
 
 set(TLX_ABI_INCLUDE "")
 if(_tlx_layer)
+  # A layer may take its LLVM headers from a registry package of a nearer LLVM
+  # than xtc-llvm-dev's 22.1.8 (its LLVM_HEADERS; 3.9.0: karellen's 23.1.4).
+  execute_process(
+    COMMAND "${Python3_EXECUTABLE}" "${CMAKE_SOURCE_DIR}/cpp/abi/apply_deltas.py" "${_tlx_layer}"
+            --locate-llvm-headers
+    RESULT_VARIABLE _rc OUTPUT_VARIABLE _llvm_headers ERROR_VARIABLE _err
+    OUTPUT_STRIP_TRAILING_WHITESPACE)
+  if(NOT _rc EQUAL 0)
+    message(FATAL_ERROR "tlx-alias: ${_err}")
+  endif()
+  if(_llvm_headers)
+    set(TLX_LLVM_INCLUDE "${_llvm_headers}" CACHE PATH "LLVM headers (the layer's LLVM_HEADERS)" FORCE)
+    message(STATUS "TLX_LLVM_INCLUDE (the layer's LLVM_HEADERS): ${TLX_LLVM_INCLUDE}")
+  endif()
   set(TLX_ABI_INCLUDE "${CMAKE_BINARY_DIR}/abi-include")
   execute_process(
     COMMAND "${Python3_EXECUTABLE}" "${CMAKE_SOURCE_DIR}/cpp/abi/apply_deltas.py" "${_tlx_layer}"

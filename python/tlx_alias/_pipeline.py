@@ -20,6 +20,7 @@ from triton._C.libtriton import ir, passes
 
 from . import _C, _hazards, _opt
 from ._plugin import plugin_path
+from ._plugin_api import plugin_passes
 
 TLX_DIALECT_PREFIX = "tlx."
 
@@ -109,8 +110,8 @@ def lower_module(module, memory_map=None):
     args = lowering_args(memory_map)
 
     def add(pm):
-        passes.plugin.tlx_convert_async_waits(pm)
-        passes.plugin.tlx_lower(pm, args)
+        plugin_passes.tlx_convert_async_waits(pm)
+        plugin_passes.tlx_lower(pm, args)
 
     run_passes(module, add, "tlx-lower")
 
@@ -197,7 +198,7 @@ def _convert_wrapper(stock):
 
         def add(own_pm):
             stock(own_pm, *args, **kwargs)
-            passes.plugin.tlx_jit_lowering(own_pm, lowering_args(state.memory_map_path))
+            plugin_passes.tlx_jit_lowering(own_pm, lowering_args(state.memory_map_path))
 
         _convert_partitions_of_own_width(state.module, stock, args, kwargs)
         run_passes(state.module, add, "tlx lowering")
@@ -207,7 +208,7 @@ def _convert_wrapper(stock):
 
 def _convert_keeping_casts(stock, pm, args, kwargs):
     stock(pm, *args, **kwargs)
-    passes.plugin.tlx_keep_casts_for_tlx_ops(pm, [])
+    plugin_passes.tlx_keep_casts_for_tlx_ops(pm, [])
 
 
 def _convert_partitions_of_own_width(module, stock, args, kwargs):
@@ -238,7 +239,7 @@ def _pipeline_wrapper(stock):
     def add_pipeline(pm, *args, **kwargs):
         stock(pm, *args, **kwargs)
         if _compiling.get() is not None:
-            passes.plugin.tlx_convert_async_waits(pm)
+            plugin_passes.tlx_convert_async_waits(pm)
 
     return add_pipeline
 
@@ -247,7 +248,7 @@ def _fence_insertion_wrapper(stock):
 
     def add_fence_insertion(pm, *args, **kwargs):
         if _compiling.get() is not None:
-            passes.plugin.tlx_dot_operands_in_place(pm)
+            plugin_passes.tlx_dot_operands_in_place(pm)
         stock(pm, *args, **kwargs)
 
     return add_fence_insertion
@@ -260,7 +261,7 @@ def _to_llvmir_wrapper(stock):
         # TLX_ALIAS_LEADER_SYNC=0 leaves it out (for measuring it; the
         # PTX changes, triton's cache key does not: clear the cache).
         if _lowering_llir.get() and os.environ.get("TLX_ALIAS_LEADER_SYNC", "1") != "0":
-            passes.plugin.tlx_sync_before_leader_arrive(pm)
+            plugin_passes.tlx_sync_before_leader_arrive(pm)
 
     return add_to_llvmir
 

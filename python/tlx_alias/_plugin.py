@@ -4,16 +4,9 @@ import sys
 
 from ._triton_version import (PROVEN_TRITON, RUNNING_TRITON_ENV, abi_family, installed_triton_version,
                               plugin_triton_version)
+from ._plugin_api import PluginLoadError, adapter_for, plugin_passes
 
 PLUGIN_NAME = "libTLXAliasPlugin.so"
-# A pass the plugin registers; its presence proves the plugin was loaded.
-PROBE_PASS = "tlx_lower"
-
-
-class PluginLoadError(ImportError):
-    """tlx_alias cannot load its plugin into this Python's triton; the message
-    (one line) says why and what to do. Uncaught, it is shown as that one line,
-    without a traceback (see report_in_one_line)."""
 
 
 class TritonVersionError(PluginLoadError):
@@ -75,35 +68,26 @@ def check_triton_version(path=None):
             f"tlx_alias supports only triton {' or '.join(served)} (its plugin ABI), but {what}: {remedy}")
 
 
-def _plugin_loaded(libtriton):
-    return hasattr(libtriton.passes.plugin, PROBE_PASS)
-
-
 def register_plugin():
-    """Makes libtriton load the plugin; returns the path it was loaded from.
+    """Loads the plugin into libtriton (importing it) through the adapter of the
+    running triton's plugin API (_plugin_api.py); returns the plugin's path.
 
-    libtriton reads TRITON_PLUGIN_PATHS once, when `triton._C.libtriton` is
-    first imported; tlx_alias.pth sets it at interpreter start, and this does
-    it when tlx_alias is imported before triton.
+    triton 3.7/3.8 read TRITON_PLUGIN_PATHS once, when `triton._C.libtriton` is
+    first imported: tlx_alias.pth sets it at interpreter start, and this does
+    it when tlx_alias is imported before triton. triton 3.9 takes the plugin
+    after its import, in either order.
     """
     path = plugin_path()
     check_triton_version(path)
-    os.environ[RUNNING_TRITON_ENV] = installed_triton_version()
+    running = installed_triton_version()
+    os.environ[RUNNING_TRITON_ENV] = running
     if not os.path.exists(path):
         raise PluginLoadError(f"tlx_alias plugin library not found at {path}; reinstall tlx-alias")
-    already_imported = "triton._C.libtriton" in sys.modules
-    if not already_imported:
-        paths = [p for p in os.environ.get("TRITON_PLUGIN_PATHS", "").split(":") if p]
-        if not any(os.path.exists(p) and os.path.samefile(p, path) for p in paths):
-            os.environ["TRITON_PLUGIN_PATHS"] = ":".join(paths + [path])
+    adapter = adapter_for(running)
+    plugin_passes.adapter = adapter
+    imported_before = "triton._C.libtriton" in sys.modules
+    adapter.before_import(path)
     import triton._C.libtriton as libtriton
 
-    if not _plugin_loaded(libtriton):
-        if already_imported:
-            raise PluginLoadError(
-                "tlx_alias: triton was imported before tlx_alias without the plugin "
-                "(the tlx_alias.pth start-up hook did not run); import tlx_alias before "
-                f"triton, or start Python with TRITON_PLUGIN_PATHS={path}")
-        raise PluginLoadError(f"tlx_alias: libtriton did not load the plugin {path}; "
-                          "see the messages above")
+    adapter.load(libtriton, path, imported_before)
     return path

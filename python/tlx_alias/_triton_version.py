@@ -16,8 +16,13 @@ import re
 #     they are; measured identical (DWARF layouts of 22,081 mlir/llvm types,
 #     4,448 vtables slot by slot, 12,457 data objects, the plugin's imports).
 #   3.8.0: LLVM 5f07f81, through the header-delta layer cpp/abi/triton-3.8.0.
-ABI_FAMILIES = (("3.7.0", "3.7.1"), ("3.8.0", ))
+#   3.9.0: LLVM b010a18d, through cpp/abi/triton-3.9.0 (LLVM 23.1.4's headers
+#     with MLIR 22.1.8's and deltas).
+ABI_FAMILIES = (("3.7.0", "3.7.1"), ("3.8.0", ), ("3.9.0", ))
 PROVEN_TRITON = tuple(version for family in ABI_FAMILIES for version in family)
+# How each proven triton loads a plugin: the name of its adapter in _plugin_api.py.
+PLUGIN_API = {"3.7.0": "TRITON_PLUGIN_PATHS", "3.7.1": "TRITON_PLUGIN_PATHS",
+              "3.8.0": "TRITON_PLUGIN_PATHS", "3.9.0": "extend_with"}
 PLUGIN_VERSION_FILE = "libTLXAliasPlugin.triton-version"
 
 

@@ -18,7 +18,7 @@ from hypothesis import event, given
 import tlx_alias  # noqa: F401
 from tlx_alias import _pipeline
 from test_layout_properties import SETTINGS, buffer_addresses, may_overlap, paths, smem_leaves, tmem_leaves, trees
-from triton._C.libtriton import passes
+from tlx_alias._plugin_api import plugin_passes
 from ttgir_builder import TMEM_COLUMNS, build_module, ideal_size, leaves_of, paddings_of
 
 SHARED_STORAGE = re.compile(r"ttg.local_alloc \{alignment = \d+ : i32\} : \(\) -> !ttg.memdesc<(\d+)x(\d+)xi8")
@@ -28,7 +28,7 @@ VIEW = re.compile(r"tlx.local_alias %\w+ : .+? -> !ttg.memdesc<(\d+)x")
 
 def lower_exact(tree):
     module, context = _pipeline.parse_module(build_module(tree, size=None))
-    _pipeline.run_passes(module, lambda pm: passes.plugin.tlx_storage_alias_lowering(pm, ["exact-views=1"]),
+    _pipeline.run_passes(module, lambda pm: plugin_passes.tlx_storage_alias_lowering(pm, ["exact-views=1"]),
                          context=context)
     return str(module)
 

@@ -34,7 +34,7 @@ from hypothesis import strategies as st
 import tlx_alias  # noqa: F401
 from conftest import packed_views_verify
 from tlx_alias import _pipeline
-from triton._C.libtriton import passes
+from tlx_alias._plugin_api import plugin_passes
 from ttgir_builder import (DTYPE_BITS, TMEM_COLUMN_BYTES, TMEM_COLUMNS, TMEM_PREFIX, Leaf, align_to, build_module,
                            buffers_per_index, ideal_size, kind_and_size, leaves_of, node_size, num_indices, nvmma,
                            padded, paddings_of, tmem_columns, tmem_encoding)
@@ -146,7 +146,7 @@ def explicit_size(tree, explicit, extra):
 def lower(text, memory_map):
     module, context = _pipeline.parse_module(text)
     _pipeline.run_passes(
-        module, lambda pm: passes.plugin.tlx_storage_alias_lowering(pm, [f"memory-map={memory_map}",
+        module, lambda pm: plugin_passes.tlx_storage_alias_lowering(pm, [f"memory-map={memory_map}",
                                                                          "exact-views=0"]),
         context=context)
     return str(module)

@@ -187,11 +187,11 @@ def test_bad_pass_options_from_python_are_an_error_of_the_run_not_a_crash():
         from triton._C.libtriton import passes
         module, context = _pipeline.parse_module("module {}")
         try:
-            _pipeline.run_passes(module, lambda pm: passes.plugin.tlx_lower(pm, ["bogus=1"]), "tlx-lower",
+            _pipeline.run_passes(module, lambda pm: plugin_passes.tlx_lower(pm, ["bogus=1"]), "tlx-lower",
                                  context=context)
         except RuntimeError as error:
             print(error)
-        _pipeline.run_passes(module, lambda pm: passes.plugin.tlx_lower(pm, []), "tlx-lower", context=context)
+        _pipeline.run_passes(module, lambda pm: plugin_passes.tlx_lower(pm, []), "tlx-lower", context=context)
         print("still usable")
     """))
     assert proc.stdout == ("tlx-lower failed:\nloc(unknown): error: tlx-alias: bad options for tlx-lower 'bogus=1': "

@@ -132,7 +132,7 @@ def test_rewrite_local_alias_widens_by_tritons_columns():
         "    tt.return", "  }", "}"
     ])
     module, context = _pipeline.parse_module(text)
-    _pipeline.run_passes(module, lambda pm: _pipeline.passes.plugin.tlx_rewrite_local_alias(pm), context=context)
+    _pipeline.run_passes(module, lambda pm: _pipeline.plugin_passes.tlx_rewrite_local_alias(pm), context=context)
     assert re.findall(r"ttng.tmem_alloc : \(\) -> !ttg.memdesc<(\d+)x(\d+)xf32", str(module)) == [("128", "128")]
 
 
