@@ -9,7 +9,7 @@
 //
 // Under triton 3.8 packed views do not verify: exact-views=false is an
 // error about the option.
-// OPTION: error: exact-views=false asks for packed views, which only triton 3.7 verifies; this plugin is built for triton 3.8
+// OPTION: error: exact-views=false asks for packed views, which only triton 3.7 verifies; this plugin is built for triton {{3\.[89]\.0}}
 
 #shared = #ttg.swizzled_shared<{vec = 1, perPhase = 1, maxPhase = 1, order = [1, 0]}>
 #shared1d = #ttg.swizzled_shared<{vec = 1, perPhase = 1, maxPhase = 1, order = [0]}>
@@ -45,23 +45,6 @@ module attributes {"ttg.num-warps" = 4 : i32, "ttg.num-ctas" = 1 : i32, "ttg.thr
     // expected-error @below {{'tlx.local_alias' op cannot follow a storage alias view (offset 16384, 32768 bytes between buffers, as !ttg.memdesc<4x64x64xf32, #ttg.swizzled_shared<{vec = 1, perPhase = 1, maxPhase = 1, order = [1, 0]}>, #ttg.shared_memory, mutable>): cannot place a buffer of 32768 bytes at offset 16384 with 32768 bytes between buffers in a storage of 65536 bytes under triton 3.8: the offsets, the stride and the storage must be multiples of the buffer's size}}
     %l = tlx.local_alias %b : !ttg.memdesc<2x64x64xf32, #shared, #smem, mutable> -> !ttg.memdesc<2x64x128xf32, #shared, #smem, mutable>
     %w = ttg.memdesc_index %l[%i] : !ttg.memdesc<2x64x128xf32, #shared, #smem, mutable> -> !ttg.memdesc<64x128xf32, #shared, #smem, mutable>
-    tt.return
-  }
-}
-
-// -----
-
-#shared = #ttg.swizzled_shared<{vec = 1, perPhase = 1, maxPhase = 1, order = [1, 0]}>
-#smem = #ttg.shared_memory
-module attributes {"ttg.num-warps" = 4 : i32, "ttg.num-ctas" = 1 : i32, "ttg.threads-per-warp" = 32 : i32, ttg.target = "cuda:90"} {
-  // A buffer of 2x2 i1 is 4 bits: a view spanning the storage in such
-  // buffers would not have the storage's logical size (packed views round
-  // it to a byte: sizes.mlir, sub_byte_buffers).
-  tt.func @buffer_of_part_of_a_byte(%i: i32) {
-    %spec = tlx.storage_alias_spec storage = smem : !tlx.storage_alias_spec<smem>
-    // expected-error @below {{cannot place a buffer of 4 bits (2x2xi1) under exact views: a buffer must be whole bytes}}
-    %a = tlx.storage_alias_local_alloc %spec : !tlx.storage_alias_spec<smem> -> !ttg.memdesc<4x2x2xi1, #shared, #smem, mutable>
-    %v = ttg.memdesc_index %a[%i] : !ttg.memdesc<4x2x2xi1, #shared, #smem, mutable> -> !ttg.memdesc<2x2xi1, #shared, #smem, mutable>
     tt.return
   }
 }

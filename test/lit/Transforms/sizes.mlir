@@ -12,6 +12,7 @@
 //    are aligned to max(128, encoding alignment) in shared memory (NVMMA:
 //    128 * swizzlingByteWidth / 16), shared = max and distinct = sum.
 //  * an explicit size is kept as is (padding); see errors.mlir for too small.
+//  * sub-byte element types (i1, i4): sub-byte-sizes.mlir (triton 3.7/3.8).
 //
 // Those are packed views' sizes (exact-views=false, triton 3.7 only;
 // PACKED). Exact views (the default; EXACT, exact-views.mlir) also align
@@ -113,12 +114,6 @@ module attributes {"ttg.num-warps" = 4 : i32, "ttg.num-ctas" = 1 : i32, "ttg.thr
   // EXACT-NEXT: ttg.local_alloc {alignment = 128 : i32} : () -> !ttg.memdesc<1x256xi8, #[[$BYTES]], #smem, mutable>
   // PACKED-NEXT: ttg.local_alloc {alignment = 128 : i32} : () -> !ttg.memdesc<256xi8, #[[$BYTES]], #smem, mutable>
   // CHECK-NEXT: tlx.local_alias {{.*}} -> !ttg.memdesc<2x16xf64, #[[$BYTES]], #smem, mutable>
-  // 2 x 8x8 i1 = 2 x 8 bytes, in a spec of 128 bytes (exact: the 128-byte
-  // alignment of shared buffers rounds it up; 16 buffers).
-  // EXACT-NEXT: ttg.local_alloc {alignment = 128 : i32} : () -> !ttg.memdesc<1x128xi8, #[[$BYTES]], #smem, mutable>
-  // EXACT-NEXT: tlx.local_alias {{.*}} -> !ttg.memdesc<16x8x8xi1, #[[$SHARED]], #smem, mutable>
-  // PACKED-NEXT: ttg.local_alloc {alignment = 128 : i32} : () -> !ttg.memdesc<16xi8, #[[$BYTES]], #smem, mutable>
-  // PACKED-NEXT: tlx.local_alias {{.*}} -> !ttg.memdesc<2x8x8xi1, #[[$SHARED]], #smem, mutable>
   // EXACT-NEXT: ttg.local_alloc {alignment = 128 : i32} : () -> !ttg.memdesc<1x256xi8, #[[$BYTES]], #smem, mutable>
   // PACKED-NEXT: ttg.local_alloc {alignment = 128 : i32} : () -> !ttg.memdesc<256xi8, #[[$BYTES]], #smem, mutable>
   // CHECK-NEXT: tlx.local_alias {{.*}} -> !ttg.memdesc<2x16x!tt.ptr<f32>, #[[$BYTES]], #smem, mutable>
@@ -134,31 +129,10 @@ module attributes {"ttg.num-warps" = 4 : i32, "ttg.num-ctas" = 1 : i32, "ttg.thr
     %a3 = tlx.storage_alias_local_alloc %s3 : !tlx.storage_alias_spec<smem> -> !ttg.memdesc<2x32x32xi8, #shared, #smem, mutable>
     %s4 = tlx.storage_alias_spec storage = smem : !tlx.storage_alias_spec<smem>
     %a4 = tlx.storage_alias_local_alloc %s4 : !tlx.storage_alias_spec<smem> -> !ttg.memdesc<2x16xf64, #shared1d, #smem, mutable>
-    %s7 = tlx.storage_alias_spec storage = smem : !tlx.storage_alias_spec<smem>
-    %a7 = tlx.storage_alias_local_alloc %s7 : !tlx.storage_alias_spec<smem> -> !ttg.memdesc<2x8x8xi1, #shared, #smem, mutable>
     %s8 = tlx.storage_alias_spec storage = smem : !tlx.storage_alias_spec<smem>
     %a8 = tlx.storage_alias_local_alloc %s8 : !tlx.storage_alias_spec<smem> -> !ttg.memdesc<2x16x!tt.ptr<f32>, #shared1d, #smem, mutable>
     tt.return
   }
-
-  // Sub-byte buffers round up per buffer: 4 x ceil(2*2*1 / 8) = 4 bytes of
-  // i1 and 8 x ceil(1*4 / 8) = 8 bytes of i4 (not 2 and 4). Packed only:
-  // exact views refuse buffers of part of a byte (exact-views-errors.mlir).
-  // PACKED-ONLY-BEGIN
-  // PACKED-LABEL: tt.func @sub_byte_buffers
-  // PACKED-NEXT: ttg.local_alloc {alignment = 128 : i32} : () -> !ttg.memdesc<4xi8, #[[$BYTES]], #smem, mutable>
-  // PACKED-NEXT: tlx.local_alias {{.*}} -> !ttg.memdesc<4x2x2xi1, #[[$SHARED]], #smem, mutable>
-  // PACKED-NEXT: ttg.local_alloc {alignment = 128 : i32} : () -> !ttg.memdesc<8xi8, #[[$BYTES]], #smem, mutable>
-  // PACKED-NEXT: tlx.local_alias {{.*}} -> !ttg.memdesc<8x1xi4, #[[$BYTES]], #smem, mutable>
-  // PACKED-NEXT: tt.return
-  tt.func @sub_byte_buffers() {
-    %s5 = tlx.storage_alias_spec storage = smem : !tlx.storage_alias_spec<smem>
-    %a5 = tlx.storage_alias_local_alloc %s5 : !tlx.storage_alias_spec<smem> -> !ttg.memdesc<4x2x2xi1, #shared, #smem, mutable>
-    %s6 = tlx.storage_alias_spec storage = smem : !tlx.storage_alias_spec<smem>
-    %a6 = tlx.storage_alias_local_alloc %s6 : !tlx.storage_alias_spec<smem> -> !ttg.memdesc<8x1xi4, #shared1d, #smem, mutable>
-    tt.return
-  }
-  // PACKED-ONLY-END
 
   // Pointers and bytes sharing one spec: 2 x 16 x 8 = 256 = 2 x 128 x 1.
   // CHECK-LABEL: tt.func @pointers_and_bytes

@@ -91,6 +91,39 @@ LogicalResult setDescriptorLayout(Value desc, Attribute encoding, Operation *use
       "tl.make_tensor_descriptor (TMA copies give it the buffer's layout)");
 }
 
+// triton's CacheModifier::NONE and EvictionPolicy::NORMAL, and the eviction
+// policies' names in `#tt.cache_policy` (TritonAttrDefs.td).
+constexpr int32_t kNoCacheModifier = 1, kNormalEviction = 1;
+constexpr StringLiteral kEvictionNames[] = {"", "evict_normal", "evict_first", "evict_last"};
+
+// The load's cache hints as the running triton spells them: `cache`/`evict`
+// integers (3.7/3.8), or one `cachePolicy` (3.9: absent for the defaults;
+// TMA copies take no cache modifier there, only an L2 eviction policy).
+LogicalResult appendTmaLoadCacheHints(AsyncDescriptorLoadOp load,
+                                      SmallVectorImpl<NamedAttribute> &attributes) {
+  Builder builder(load.getContext());
+  int32_t cache = load.getCache(), evict = load.getEvict();
+  if (!kTmaCachePolicyAttr) {
+    attributes.push_back(builder.getNamedAttr("cache", builder.getI32IntegerAttr(cache)));
+    attributes.push_back(builder.getNamedAttr("evict", builder.getI32IntegerAttr(evict)));
+    return success();
+  }
+  if (cache != kNoCacheModifier)
+    return load.emitOpError("a cache modifier on a TMA load is not supported by triton ")
+           << TLX_TRITON_VERSION << " (only an eviction policy is)";
+  if (evict == kNormalEviction)
+    return success();
+  if (evict < 0 || evict >= int32_t(std::size(kEvictionNames)))
+    return load.emitOpError("unknown eviction policy ") << evict;
+  std::string text = ("#tt.cache_policy<cache_modifier = none, eviction_policy = " +
+                      kEvictionNames[evict] + ">").str();
+  Attribute policy = parseAttribute(text, load.getContext());
+  if (!policy)
+    return load.emitOpError("triton does not parse ") << text;
+  attributes.push_back(builder.getNamedAttr("cachePolicy", policy));
+  return success();
+}
+
 LogicalResult convertLoad(AsyncDescriptorLoadOp load) {
   Attribute encoding = getMemDescInfo(load.getResult().getType())->encoding;
   if (failed(setDescriptorLayout(load.getDesc(), encoding, load)))
@@ -100,12 +133,13 @@ LogicalResult convertLoad(AsyncDescriptorLoadOp load) {
   llvm::append_range(operands, load.getCoord());
   operands.append({load.getBarrier(), load.getResult(), load.getPred()});
   int32_t coords = load.getCoord().size();
-  createOp(builder, load.getLoc(), kTmaLoad, operands, {},
-           {builder.getNamedAttr("operandSegmentSizes",
-                                 builder.getDenseI32ArrayAttr({1, coords, 0, 1, 1, 1})),
-            builder.getNamedAttr("cache", builder.getI32IntegerAttr(load.getCache())),
-            builder.getNamedAttr("evict", builder.getI32IntegerAttr(load.getEvict())),
-            builder.getNamedAttr("isVolatile", builder.getBoolAttr(false))});
+  SmallVector<NamedAttribute> attributes{
+      builder.getNamedAttr("operandSegmentSizes",
+                           builder.getDenseI32ArrayAttr({1, coords, 0, 1, 1, 1})),
+      builder.getNamedAttr("isVolatile", builder.getBoolAttr(false))};
+  if (failed(appendTmaLoadCacheHints(load, attributes)))
+    return failure();
+  createOp(builder, load.getLoc(), kTmaLoad, operands, {}, attributes);
   load.erase();
   return success();
 }
