@@ -4,7 +4,8 @@ family, built against the triton it will run with.
 A scikit-build-core metadata provider (pyproject.toml,
 [tool.scikit-build.metadata.dependencies]): it adds `triton==<target>` to the
 build requirements, so CMake finds that triton in the build environment and
-selects its headers (the header-delta layer for 3.8.0), and gives the wheel
+selects its headers (the header-delta layer for 3.8.0 and 3.9.0, with the
+registry package a layer takes its LLVM headers from), and gives the wheel
 the dependency on the target's ABI family, so pip keeps the two matched.
 
 The target, first that applies:
@@ -63,8 +64,21 @@ def triton_requirement(target):
     return f"triton>={family[0]},<={family[-1]}"
 
 
+def layer_llvm_headers(target):
+    """The registry package the target's header-delta layer takes its LLVM
+    headers from (cpp/abi/triton-<target>/deltas.py's LLVM_HEADERS), or None."""
+    deltas = os.path.join(_HERE, "..", "cpp", "abi", f"triton-{target}", "deltas.py")
+    if not os.path.exists(deltas):
+        return None
+    import runpy
+
+    return runpy.run_path(deltas).get("LLVM_HEADERS")
+
+
 def get_requires_for_dynamic_metadata(settings=None):
-    return [f"triton=={target_triton()}"]
+    target = target_triton()
+    extra = layer_llvm_headers(target)
+    return [f"triton=={target}"] + ([extra] if extra else [])
 
 
 def dynamic_metadata(field, settings=None, project=None):

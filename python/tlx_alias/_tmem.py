@@ -59,6 +59,16 @@ def slice_layout(layout_text, columns):
     return layout_text
 
 
+def subslice_attributes(first_column):
+    """`ttng.tmem_subslice`'s attributes for a slice from `first_column`:
+    triton 3.7/3.8 call the column `N`; 3.9 calls it `offset` and adds the
+    sliced dimension `dim` (1: columns)."""
+    import triton
+    if tuple(int(p) for p in triton.__version__.split(".")[:2]) >= (3, 9):
+        return {"offset": f"{first_column} : i32", "dim": "1 : i32"}
+    return {"N": f"{first_column} : i32"}
+
+
 def register_layout(view, num_warps, what):
     """`#ttg.linear<...>` text of the layout Triton gives a tmem load/store of
     the one buffer `view` run by `num_warps` warps."""

@@ -64,6 +64,14 @@ def installed_triton_version():
         return None
 
 
+def running_triton_at_least(*version):
+    """Whether the installed triton is at least `version` (e.g. 3, 9)."""
+    found = installed_triton_version()
+    if found is None:
+        return False
+    return tuple(int(p) for p in found.split("+")[0].split(".")[:len(version)]) >= version
+
+
 # The variable through which tlx_alias tells its plugin which proven triton
 # of its ABI family is running: triton's loader requires a plugin to declare
 # exactly the running version (TritonPlugin.cpp).

@@ -12,7 +12,7 @@ from triton.language import core as tl_core
 
 from . import _ir
 from ._semantic_checks import single_buffer
-from ._tmem import slice_layout
+from ._tmem import slice_layout, subslice_attributes
 from .types import buffered_tensor, memdesc_text, storage_kind
 
 
@@ -94,7 +94,7 @@ def _tmem_slice(semantic, buf, offset, shape):
     if shape[1] & (shape[1] - 1):
         raise ValueError(f"local_slice: a tensor-memory slice is a power of two columns wide, got {shape[1]}")
     layout = slice_layout(buf.layout_text, shape[1])  # as Gluon's tensor_memory_descriptor.slice
-    return _view(semantic, "ttng.tmem_subslice", buf, [buf.handle], {"N": f"{offset[1]} : i32"}, shape, layout,
+    return _view(semantic, "ttng.tmem_subslice", buf, [buf.handle], subslice_attributes(offset[1]), shape, layout,
                  alloc_shape=buf.alloc_shape or buf.shape)
 
 

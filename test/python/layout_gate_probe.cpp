@@ -1,6 +1,7 @@
 // The layout gate's probe (test_layout_gate.py): one small TU that uses, the
-// way the plugin does, a type or function of each of the ten ABI facts of
-// cpp/abi/triton-3.8.0, so that reverting any one of them shows in the gate.
+// way the plugin does, a type or function of each ABI fact of
+// cpp/abi/triton-3.8.0 and cpp/abi/triton-3.9.0, so that reverting any one of
+// them shows in the gate.
 #include "mlir/IR/Builders.h"
 #include "mlir/IR/BuiltinAttributes.h"
 #include "mlir/IR/OpImplementation.h"
@@ -52,6 +53,13 @@ StringRef resourceName(SideEffects::Resource *resource) { return resource->getNa
 bool seen(llvm::SmallPtrSet<Operation *, 4> &set, Operation *op) { return !set.insert(op).second; }
 unsigned countValue(llvm::DenseMap<Value, unsigned> &map, Value v) { return ++map[v]; }
 size_t optionCount(detail::PassOptions &options) { return sizeof(options); }
+
+// 13 (triton 3.9.0): a block numbered by libtriton as its region takes it.
+Block *appendBlock(Region &region) {
+  auto *block = new Block();
+  region.push_back(block);
+  return block;
+}
 
 // 10: MemoryBuffer, made by libtriton's LLVM and asked its kind through the vtable.
 int bufferKind(StringRef text) {

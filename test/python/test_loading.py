@@ -2,12 +2,20 @@
 import os
 import textwrap
 
-from tlx_alias._triton_version import PROVEN_TRITON, abi_family
+from tlx_alias._triton_version import PLUGIN_API, PROVEN_TRITON, abi_family
 
 from conftest import ROOT, fake_triton, run_python
 
-PROBE = "import triton._C.libtriton as lt; print(sorted(n for n in dir(lt.passes.plugin) if n.startswith('tlx')))"
+# The plugin's passes as libtriton offers them (3.7/3.8: passes.plugin.<name>,
+# 3.9: passes.plugin.add_<name>), by the plugin's names.
+PROBE = ("import triton._C.libtriton as lt; "
+         "print(sorted(n.removeprefix('add_') for n in dir(lt.passes.plugin) if n.startswith(('tlx', 'add_tlx'))))")
 EXPECTED_PASSES = str(sorted(['tlx_check_hazards', 'tlx_convert_async_waits', 'tlx_convert_local_memory', 'tlx_convert_mma', 'tlx_convert_tma', 'tlx_dot_operands_in_place', 'tlx_jit_lowering', 'tlx_keep_casts_for_tlx_ops', 'tlx_lower', 'tlx_rewrite_local_alias', 'tlx_storage_alias_lowering', 'tlx_sync_before_leader_arrive']))
+
+# The triton this checkout's plugin was built for, and a proven one of another ABI.
+BUILT_FOR = run_python("import tlx_alias; print(tlx_alias.SUPPORTED_TRITON)").stdout.strip()
+OTHER = next(v for v in PROVEN_TRITON if v not in abi_family(BUILT_FOR))
+INSTALLED = run_python("from tlx_alias._triton_version import installed_triton_version as v; print(v())").stdout.strip()
 
 
 def test_import_registers_plugin_passes_and_dialect():
@@ -38,9 +46,16 @@ def test_without_start_up_hook_tlx_alias_first_works():
     assert out == EXPECTED_PASSES
 
 
-def test_without_start_up_hook_triton_first_says_what_to_do():
-    proc = run_python("import triton._C.libtriton\nimport tlx_alias\n",
+def test_without_start_up_hook_triton_first():
+    # triton 3.7/3.8 read TRITON_PLUGIN_PATHS only when libtriton is imported:
+    # too late then, and the one-line error says what to do. triton 3.9 takes
+    # the plugin (extend_with) in either order.
+    proc = run_python("import triton._C.libtriton\nimport tlx_alias\n" + PROBE,
                       {"TLX_ALIAS_NO_AUTOLOAD": "1", "TRITON_PLUGIN_PATHS": None}, check=False)
+    if PLUGIN_API[INSTALLED] == "extend_with":
+        assert proc.returncode == 0, proc.stderr
+        assert proc.stdout.strip() == EXPECTED_PASSES
+        return
     assert proc.returncode != 0
     (last, ) = proc.stderr.strip().splitlines()  # one line, no traceback
     assert last.startswith("PluginLoadError: tlx_alias: triton was imported before tlx_alias")
@@ -48,10 +63,6 @@ def test_without_start_up_hook_triton_first_says_what_to_do():
     assert "TRITON_PLUGIN_PATHS=" in last
 
 
-# The triton this checkout's plugin was built for, and a proven one of another ABI.
-BUILT_FOR = run_python("import tlx_alias; print(tlx_alias.SUPPORTED_TRITON)").stdout.strip()
-OTHER = next(v for v in PROVEN_TRITON if v not in abi_family(BUILT_FOR))
-INSTALLED = run_python("from tlx_alias._triton_version import installed_triton_version as v; print(v())").stdout.strip()
 
 
 def _refusal(installed, built_for=None):
@@ -108,19 +119,19 @@ def test_plugin_built_for_another_proven_triton_is_refused(tmp_path):
 
 
 def test_plugin_built_for_an_unproven_triton_is_refused(tmp_path):
-    plugin = _plugin_built_for(tmp_path, "3.9.0")
+    plugin = _plugin_built_for(tmp_path, "3.10.0")
     proc = run_python("import tlx_alias", {"TLX_ALIAS_PLUGIN": plugin, "TLX_ALIAS_NO_AUTOLOAD": "1",
                                            "TRITON_PLUGIN_PATHS": None}, check=False)
     assert proc.returncode == 1
-    assert proc.stderr == ("TritonVersionError: tlx_alias's plugin was built for triton 3.9.0, which is not "
-                           "one of the proven versions (3.7.0, 3.7.1, 3.8.0): rebuild it against one of those\n")
+    assert proc.stderr == ("TritonVersionError: tlx_alias's plugin was built for triton 3.10.0, which is not "
+                           "one of the proven versions (3.7.0, 3.7.1, 3.8.0, 3.9.0): rebuild it against one of those\n")
 
 
 def test_a_plugin_serves_every_triton_of_its_abi_family(tmp_path):
     # 3.7.0 and 3.7.1 share one ABI (measured): a plugin built for either
     # loads with the other; the refusal names the family.
     family = abi_family(BUILT_FOR)
-    assert family == ("3.7.0", "3.7.1") or BUILT_FOR == "3.8.0"
+    assert family == ("3.7.0", "3.7.1") or BUILT_FOR in ("3.8.0", "3.9.0")
     for installed in family:
         (tmp_path / installed).mkdir()
         site = fake_triton(tmp_path / installed, installed)
@@ -175,7 +186,9 @@ def test_editable_layout_python_in_the_checkout_libraries_in_site_packages(tmp_p
         print(tlx_alias.plugin_path())
         """) + PROBE, {"TLX_ALIAS_NO_AUTOLOAD": "1", "TRITON_PLUGIN_PATHS": None}).stdout.splitlines()
     plugin = str(built / "lib" / "libTLXAliasPlugin.so")
-    assert out == [plugin, str(src / "__init__.py"), plugin, EXPECTED_PASSES]
+    # triton 3.9 ignores TRITON_PLUGIN_PATHS: the hook leaves it unset there.
+    hook_set = plugin if PLUGIN_API[INSTALLED] == "TRITON_PLUGIN_PATHS" else "None"
+    assert out == [hook_set, str(src / "__init__.py"), plugin, EXPECTED_PASSES]
 
 
 def test_bad_pass_options_from_python_are_an_error_of_the_run_not_a_crash():
@@ -184,7 +197,7 @@ def test_bad_pass_options_from_python_are_an_error_of_the_run_not_a_crash():
     proc = run_python(textwrap.dedent("""
         import tlx_alias
         from tlx_alias import _pipeline
-        from triton._C.libtriton import passes
+        from tlx_alias._plugin_api import plugin_passes
         module, context = _pipeline.parse_module("module {}")
         try:
             _pipeline.run_passes(module, lambda pm: plugin_passes.tlx_lower(pm, ["bogus=1"]), "tlx-lower",

@@ -184,16 +184,20 @@ LogicalResult convertAsyncLoad(AsyncLoadOp load) {
     operands.push_back(mask);
   if (other)
     operands.push_back(other);
-  // triton's defaults: no cache modifier, normal eviction; the lowering
-  // vectorizes from its own axis analysis of the pointers.
-  Operation *copy = createOp(
-      builder, load.getLoc(), kAsyncCopy, operands, load.getType(),
-      {builder.getNamedAttr("operandSegmentSizes",
-                            builder.getDenseI32ArrayAttr({1, 1, mask ? 1 : 0, other ? 1 : 0})),
-       builder.getNamedAttr("cache", builder.getI32IntegerAttr(1)),
-       builder.getNamedAttr("evict", builder.getI32IntegerAttr(1)),
-       builder.getNamedAttr("isVolatile", builder.getBoolAttr(false)),
-       builder.getNamedAttr("contiguity", builder.getI32IntegerAttr(1))});
+  // triton's defaults: no cache modifier, normal eviction (3.9: no
+  // cachePolicy); the lowering vectorizes from its own axis analysis of the
+  // pointers.
+  SmallVector<NamedAttribute> attributes{
+      builder.getNamedAttr("operandSegmentSizes",
+                           builder.getDenseI32ArrayAttr({1, 1, mask ? 1 : 0, other ? 1 : 0})),
+      builder.getNamedAttr("isVolatile", builder.getBoolAttr(false)),
+      builder.getNamedAttr("contiguity", builder.getI32IntegerAttr(1))};
+  if (!kCopyCachePolicyAttr) {
+    attributes.push_back(builder.getNamedAttr("cache", builder.getI32IntegerAttr(1)));
+    attributes.push_back(builder.getNamedAttr("evict", builder.getI32IntegerAttr(1)));
+  }
+  Operation *copy = createOp(builder, load.getLoc(), kAsyncCopy, operands,
+                             load.getType(), attributes);
   load.getToken().replaceAllUsesWith(copy->getResult(0));
   load.erase();
   eraseDeadCasts(originals);

@@ -103,7 +103,7 @@ LogicalResult appendTmaLoadCacheHints(AsyncDescriptorLoadOp load,
                                       SmallVectorImpl<NamedAttribute> &attributes) {
   Builder builder(load.getContext());
   int32_t cache = load.getCache(), evict = load.getEvict();
-  if (!kTmaCachePolicyAttr) {
+  if (!kCopyCachePolicyAttr) {
     attributes.push_back(builder.getNamedAttr("cache", builder.getI32IntegerAttr(cache)));
     attributes.push_back(builder.getNamedAttr("evict", builder.getI32IntegerAttr(evict)));
     return success();

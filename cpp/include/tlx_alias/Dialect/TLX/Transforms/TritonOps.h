@@ -30,13 +30,14 @@ inline constexpr StringLiteral kWarpSpecializePartitions =
     "ttg.warp_specialize.partitions";
 } // namespace ttg_names
 
-/// Whether the running triton's TMA copies take their cache hints as one
-/// `cachePolicy` attribute (`#tt.cache_policy<...>`, triton 3.9) rather than
-/// the `cache` and `evict` integers of triton 3.7/3.8 (set by CMake).
-#ifndef TLX_TMA_CACHE_POLICY_ATTR
-#define TLX_TMA_CACHE_POLICY_ATTR 0
+/// Whether the running triton's copies (TMA, cp.async) take their cache hints
+/// as one optional `cachePolicy` attribute (`#tt.cache_policy<...>`, triton
+/// 3.9; absent for the defaults) rather than the `cache` and `evict` integers
+/// of triton 3.7/3.8 (set by CMake).
+#ifndef TLX_COPY_CACHE_POLICY_ATTR
+#define TLX_COPY_CACHE_POLICY_ATTR 0
 #endif
-inline constexpr bool kTmaCachePolicyAttr = TLX_TMA_CACHE_POLICY_ATTR;
+inline constexpr bool kCopyCachePolicyAttr = TLX_COPY_CACHE_POLICY_ATTR;
 
 /// The layout of plain byte storage (`N x i8`, and slot views over it).
 inline constexpr StringLiteral kBytesEncoding =
