@@ -1,7 +1,9 @@
-"""tlx-alias: TLX's storage_alias_spec buffer sharing for stock triton 3.7.1.
+"""tlx-alias: TLX's storage_alias_spec buffer sharing for stock triton 3.7.0,
+3.7.1, 3.8.0 and 3.9.0.
 
-Importing this package checks the installed triton (3.7.1 only), registers
-the C++ plugin (the `tlx` dialect and its passes) with libtriton, and puts
+Importing this package checks the installed triton (the one the plugin was
+built for, or another of its ABI family), loads the C++ plugin (the `tlx`
+dialect and its passes) into libtriton, and puts
 the lowering into triton's compilation pipeline. Kernels then use the TLX
 API:
 
