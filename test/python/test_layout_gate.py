@@ -158,10 +158,14 @@ def test_whole_layer_passes_against_3_8_0(tmp_path, cache, lib38):
 
 @pytest.mark.parametrize("fact", sorted(REVERTED))
 def test_each_reverted_fact_is_named(tmp_path, cache, lib38, fact):
-    proc = _gate(lib38, cache, _probe(tmp_path, skip=fact))
+    _assert_named(_gate(lib38, cache, _probe(tmp_path, skip=fact)), REVERTED[fact])
+
+
+def _assert_named(proc, first_line):
+    """The gate failed, and its first line is `first_line`'s (a type or symbol)."""
     assert proc.returncode == 1
     lines = proc.stderr.splitlines()
-    assert lines[0].startswith(REVERTED[fact]), proc.stderr
+    assert lines[0].startswith(first_line), proc.stderr
     assert lines[-1].startswith("layout gate: FAILED, ")
 
 
@@ -190,11 +194,7 @@ def test_whole_layer_passes_against_3_9_0(tmp_path, cache, lib39):
 
 @pytest.mark.parametrize("fact", sorted(REVERTED_39))
 def test_each_reverted_3_9_0_fact_is_named(tmp_path, cache, lib39, fact):
-    proc = _gate(lib39, cache, _probe(tmp_path, skip=fact, layer=LAYER_39))
-    assert proc.returncode == 1
-    lines = proc.stderr.splitlines()
-    assert lines[0].startswith(REVERTED_39[fact]), proc.stderr
-    assert lines[-1].startswith("layout gate: FAILED, ")
+    _assert_named(_gate(lib39, cache, _probe(tmp_path, skip=fact, layer=LAYER_39)), REVERTED_39[fact])
 
 
 def test_3_9_0_without_the_sentinels_does_not_compile(tmp_path, lib39):
