@@ -46,12 +46,18 @@ def _tritons_tmem_reg_layout(view, params, split, num_warps):
     return compute_tmem_reg_layout(view.dtype, shape, layout, num_warps, "32x32b", [])
 
 
+def _triton_at_least(major, minor):
+    """Whether the running triton (imported: this module runs in a compile)
+    is at least major.minor."""
+    import triton
+    return tuple(int(p) for p in triton.__version__.split(".")[:2]) >= (major, minor)
+
+
 def slice_layout(layout_text, columns):
     """The encoding of a `columns`-wide slice of a tensor-memory buffer:
     triton 3.7 (as its Gluon) shrinks blockN to the slice; 3.8's verifier of
     `ttng.tmem_subslice` requires the source's encoding."""
-    import triton
-    if tuple(int(p) for p in triton.__version__.split(".")[:2]) >= (3, 8):
+    if _triton_at_least(3, 8):
         return layout_text
     match = re.search(r"blockN = (\d+)", layout_text)
     if match and int(match.group(1)) > columns:
@@ -63,8 +69,7 @@ def subslice_attributes(first_column):
     """`ttng.tmem_subslice`'s attributes for a slice from `first_column`:
     triton 3.7/3.8 call the column `N`; 3.9 calls it `offset` and adds the
     sliced dimension `dim` (1: columns)."""
-    import triton
-    if tuple(int(p) for p in triton.__version__.split(".")[:2]) >= (3, 9):
+    if _triton_at_least(3, 9):
         return {"offset": f"{first_column} : i32", "dim": "1 : i32"}
     return {"N": f"{first_column} : i32"}
 
