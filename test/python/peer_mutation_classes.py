@@ -11,6 +11,7 @@ a tensor-descriptor store (`desc.store`): an initialized local_alloc, fenced,
 stored by TMA and waited for (the two C halves of one partition get the same
 bytes from triton's allocator)."""
 from mutation_tally import ARRIVE_HANGS, BENIGN, HANG, RACE
+from tlx_alias._triton_version import running_triton_at_least
 
 BOTH_ARRIVE = "the barrier counts both consumers' arrivals: with one missing its phase never completes (a hang)"
 NAMED_HANGS = "the other consumer's sync on that named barrier never completes: a hang"
@@ -44,6 +45,12 @@ CP_ASYNC_GEMM = {
     (RACE, "the prefetch refills the slot the previous step's wgmma may still read"),
     ("main", "dot_wait", 1): (BENIGN, "for shared memory: nothing writes the slots after the loop" + REGISTER),
 }
+if running_triton_at_least(3, 9):
+    # triton 3.9's fence insertion puts a proxy fence before the K loop (3.7
+    # and 3.8 put none): every cp.async it could concern is issued after it,
+    # so it orders none of them; the loop's async_wait orders the slots.
+    CP_ASYNC_GEMM[("main", "fence", 0)] = (
+        BENIGN, "triton's fence before the loop precedes every cp.async copy; the async_wait orders the slots")
 
 PINGPONG_GEMM_COMMON = {
     ("default", "wait", 0):
