@@ -18,6 +18,11 @@ their DWARF must be compiled with -O0 -g -fstandalone-debug. Three checks:
            exported vtable (libtriton's DWARF lacks most dynamic classes).
   symbols  every mlir::/llvm:: symbol the INPUTs leave undefined (and do not
            define among themselves) must be exported by libtriton.
+  mirrors  each of triton's own C++ types the code mirrors under another
+           name (MIRRORS: the builder triton's Python `ir.builder` holds, the
+           plugin API's structs) against libtriton's DWARF of the original,
+           member names included; one the INPUTs define but libtriton does not
+           describe fails too.
 Any mismatch: one line per type or symbol naming it, then exit 1.
 libtriton's facts are cached in --cache, keyed by its path, size and mtime.
 """
@@ -36,7 +41,16 @@ TYPE_TAGS = {"DW_TAG_class_type", "DW_TAG_structure_type", "DW_TAG_union_type",
 SCOPE_TAGS = TYPE_TAGS | {"DW_TAG_namespace"}
 CHILD_TAGS = {"DW_TAG_member", "DW_TAG_inheritance", "DW_TAG_subprogram", "DW_TAG_enumerator"}
 PREFIXES = ("mlir::", "llvm::")
-CACHE_FORMAT = 1
+# Our mirror of a triton type -> triton's name for it (cpp/lib/TritonByName).
+MIRRORS = {
+    "tlx_alias::mirror::TritonOpBuilder": "TritonOpBuilder",
+    "tlx_alias::mirror::PluginInfo": "mlir::triton::plugin::PluginInfo",
+    "tlx_alias::mirror::PassInfo": "mlir::triton::plugin::PassInfo",
+    "tlx_alias::mirror::DialectInfo": "mlir::triton::plugin::DialectInfo",
+    "tlx_alias::mirror::OpInfo": "mlir::triton::plugin::OpInfo",
+}
+MIRRORED = frozenset(MIRRORS) | frozenset(MIRRORS.values())
+CACHE_FORMAT = 2  # 2: the mirrored types outside mlir::/llvm:: too
 _TYPE_REF = re.compile(r'\(0x[0-9a-f]+ "(.*)"\)$')
 
 
@@ -131,7 +145,7 @@ def _close(stack, types, uses):
     parent = stack[-2] if len(stack) > 1 else None
     if die.tag in TYPE_TAGS and "DW_AT_name" in die.attrs and "DW_AT_declaration" not in die.attrs:
         name = _qualname(stack)
-        if name.startswith(PREFIXES) and name not in types:
+        if (name.startswith(PREFIXES) or name in MIRRORED) and name not in types:
             types[name] = _record(die)
     if parent is not None and parent.tag in TYPE_TAGS:
         parent.kids.append(die)
@@ -268,6 +282,8 @@ def compare(ours, theirs, used):
     and the types that differ but that the inputs' code does not use."""
     lines, compared, skipped, unused = [], 0, 0, []
     for name in sorted(ours):
+        if name in MIRRORS:
+            continue  # compare_mirrors'
         if name not in theirs:
             skipped += 1
             continue
@@ -278,6 +294,23 @@ def compare(ours, theirs, used):
         elif diffs:
             lines.append(f"layout gate: {name}: " + "; ".join(diffs))
     return lines, compared, skipped, unused
+
+
+def compare_mirrors(ours, theirs):
+    """One line per mirror the inputs define that differs from triton's type
+    or that libtriton does not describe; and how many were compared."""
+    lines, compared = [], 0
+    for mine, original in sorted(MIRRORS.items()):
+        if mine not in ours:
+            continue
+        compared += 1
+        if original not in theirs:
+            lines.append(f"layout gate: {mine} mirrors {original}, which libtriton's DWARF does not describe")
+            continue
+        diffs = _diffs(ours[mine], theirs[original])
+        if diffs:
+            lines.append(f"layout gate: {mine} mirrors {original}: " + "; ".join(diffs))
+    return lines, compared
 
 
 def used_types(ours, uses):
@@ -444,11 +477,12 @@ def main(argv=None):
     lines, compared, skipped, unused = compare(ours, facts["types"], used)
     vt_lines, vtables = vtable_sizes(ours, facts["vtables"], used)
     sym_lines, symbols = missing_symbols(args.inputs, set(facts["exports"]))
-    bad = lines + vt_lines + sym_lines
+    mirror_lines, mirrors = compare_mirrors(ours, facts["types"])
+    bad = lines + vt_lines + sym_lines + mirror_lines
     summary = (f"{compared} mlir/llvm types compared with libtriton's DWARF ({skipped} it does not "
                f"describe; {len(unused)} differ but are unused here: {_few(unused)}), "
                f"{vtables} vtable sizes checked, "
-               f"{symbols} symbols resolved; "
+               f"{symbols} symbols resolved, {mirrors} mirrored triton types compared; "
                f"libtriton: {args.libtriton}; {time.time() - start:.1f} s")
     if bad:
         shown = bad if args.show <= 0 else bad[:args.show]

@@ -1,9 +1,10 @@
-// What the _C shim's files share: triton's builder as laid out in 3.7.1, and
+// What the _C shim's files share: triton's builder (TritonByName), and
 // collecting diagnostics into Python exceptions.
 #ifndef TLX_ALIAS_PYTHON_BUILDER_H
 #define TLX_ALIAS_PYTHON_BUILDER_H
 
-#include "TritonObjects.h"
+#include "TritonByName/TritonObjects.h"
+#include "TritonByName/TritonOpBuilder.h"
 
 #include "mlir/IR/Builders.h"
 #include "mlir/IR/Diagnostics.h"
@@ -17,12 +18,7 @@ namespace tlx_alias::python {
 
 using namespace mlir;
 
-// The layout of triton's TritonOpBuilder (python/src/ir.h, 3.7.1).
-struct TritonOpBuilder {
-  std::unique_ptr<OpBuilder> builder;
-  std::unique_ptr<Location> lastLoc;
-  bool lineInfoEnabled;
-};
+using mirror::TritonOpBuilder;
 
 // Diagnostics raised while building go into the Python exception.
 class DiagnosticCapture {

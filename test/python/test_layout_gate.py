@@ -31,6 +31,7 @@ APPLY = os.path.join(ROOT, "cpp", "abi", "apply_deltas.py")
 LAYER = os.path.join(ROOT, "cpp", "abi", "triton-3.8.0")
 LAYER_39 = os.path.join(ROOT, "cpp", "abi", "triton-3.9.0")
 PROBE = os.path.join(ROOT, "test", "python", "layout_gate_probe.cpp")
+TRITON_BY_NAME = os.path.join(ROOT, "cpp", "lib")  # the mirrors of triton's own types
 CLANG = shutil.which("clang++-19") or shutil.which("clang++")
 DWARFDUMP = shutil.which("llvm-dwarfdump-19") or shutil.which("llvm-dwarfdump")
 
@@ -94,7 +95,7 @@ def cache(tmp_path_factory):
     return os.environ.get("TLX_LAYOUT_GATE_CACHE") or str(tmp_path_factory.mktemp("gate-cache"))
 
 
-def _probe(tmp_path, skip=None, layer=LAYER):
+def _probe(tmp_path, skip=None, layer=LAYER, source=PROBE):
     """The probe compiled as the plugin is (clang, -fno-rtti), with full type
     info, through `layer` (the 3.8.0 one by default) less fact `skip`
     ("none": no layer), over the LLVM headers the layer names."""
@@ -109,7 +110,8 @@ def _probe(tmp_path, skip=None, layer=LAYER):
         includes.insert(0, str(out))
     obj = tmp_path / "probe.o"
     subprocess.run([CLANG, "-std=c++17", "-O0", "-g", "-fstandalone-debug", "-fno-rtti", "-fPIC",
-                    "-w", *[f for d in includes for f in ("-isystem", d)], "-c", PROBE, "-o",
+                    "-w", "-I", TRITON_BY_NAME, *[f for d in includes for f in ("-isystem", d)], "-c",
+                    str(source), "-o",
                     str(obj)], check=True)
     return obj
 
@@ -221,3 +223,47 @@ def test_input_without_types_is_refused(tmp_path, cache):
     assert proc.returncode == 1
     assert proc.stderr == ("layout gate: the inputs have no DWARF types "
                            "(compile them with -g -fstandalone-debug)\n")
+
+
+# What the plugin, _C and tlx-opt mirror of triton's own C++ (TritonByName):
+# a probe that uses each mirror, and one whose builder has two members swapped.
+MIRROR_PROBE = """
+#include "TritonByName/PluginInfo.h"
+#include "TritonByName/TritonOpBuilder.h"
+namespace probe {
+using namespace tlx_alias::mirror;
+bool usesMirrors(const PluginInfo &info, const PassInfo &pass, const DialectInfo &dialect, const OpInfo &op,
+                 TritonOpBuilder &builder) {
+  return info.passes == &pass && info.dialects == &dialect && info.ops == &op && builder.lineInfoEnabled;
+}
+}
+"""
+SWAPPED_BUILDER = """
+#include "mlir/IR/Builders.h"
+#include <memory>
+namespace tlx_alias::mirror {
+class TritonOpBuilder {
+public:
+  std::unique_ptr<mlir::OpBuilder> builder;
+  bool lineInfoEnabled;
+  std::unique_ptr<mlir::Location> lastLoc;
+};
+}
+bool usesBuilder(tlx_alias::mirror::TritonOpBuilder &builder) { return builder.lineInfoEnabled; }
+"""
+
+
+@pytest.mark.parametrize("swapped", [False, True])
+def test_triton_types_we_mirror_are_checked(tmp_path, cache, swapped):
+    lib = _libtriton_37()
+    if lib is None:
+        pytest.skip(f"the running triton is not one of {FAMILY_37} (set TLX_TRITON37_LIBTRITON)")
+    source = tmp_path / "mirrors.cpp"
+    source.write_text(SWAPPED_BUILDER if swapped else MIRROR_PROBE)
+    proc = _gate(lib, cache, _probe(tmp_path, skip="none", source=source))
+    if not swapped:
+        assert proc.returncode == 0, proc.stderr
+        assert "5 mirrored triton types compared" in proc.stdout
+    else:
+        _assert_named(proc, "layout gate: tlx_alias::mirror::TritonOpBuilder mirrors TritonOpBuilder: "
+                            "members #1 lineInfoEnabled @0x08 vs lastLoc @0x08")

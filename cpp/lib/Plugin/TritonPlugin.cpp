@@ -1,9 +1,9 @@
 // The one symbol libtriton looks up: tritonGetPluginInfo (plugin API v2).
 //
-// The structs mirror Triton's include/triton/Tools/PluginUtils.h as compiled
-// into PyPI triton 3.7.1 (see shared/design/triton-plugin-abi.md); the
-// static_asserts pin the offsets the loader reads.
+// The structs it returns are triton's (TritonByName/PluginInfo.h, checked
+// by the layout gate).
 
+#include "TritonByName/PluginInfo.h"
 #include "tlx_alias/Dialect/TLX/IR/Dialect.h"
 #include "tlx_alias/Dialect/TLX/Transforms/Passes.h"
 
@@ -29,46 +29,9 @@
 
 namespace {
 
-class TritonOpBuilder; // only passed through by pointer/reference
-
-struct PassInfo {
-  const char *name;
-  const char *version;
-  void (*addPass)(mlir::PassManager *, const std::vector<std::string> &);
-  void (*registerPass)();
-};
-
-struct DialectInfo {
-  const char *name;
-  const char *version;
-  void (*registerDialect)(mlir::DialectRegistry *);
-};
-
-struct OpInfo {
-  const char *name;
-  void (*addOp)(TritonOpBuilder &, std::vector<mlir::Value> &);
-};
-
-struct PluginInfo {
-  uint32_t apiVersion;
-  const char *pluginName;
-  const char *pluginVersion;
-  const PassInfo *passes;
-  size_t numPasses;
-  const DialectInfo *dialects;
-  size_t numDialects;
-  const OpInfo *ops;
-  size_t numOps;
-  const char *tritonVersion;
-};
-
-static_assert(sizeof(PassInfo) == 32 && offsetof(PassInfo, addPass) == 16);
-static_assert(sizeof(DialectInfo) == 24);
-static_assert(sizeof(OpInfo) == 16);
-static_assert(offsetof(PluginInfo, passes) == 0x18 &&
-              offsetof(PluginInfo, dialects) == 0x28 &&
-              offsetof(PluginInfo, ops) == 0x38 &&
-              offsetof(PluginInfo, tritonVersion) == 0x48);
+using tlx_alias::mirror::DialectInfo;
+using tlx_alias::mirror::PassInfo;
+using tlx_alias::mirror::PluginInfo;
 
 void registerTLXDialect(mlir::DialectRegistry *registry) {
   registry->insert<mlir::triton::tlx::TLXDialect>();

@@ -6,7 +6,8 @@
 // splitting and main loop are done here.
 
 #include "DiagnosticCapture.h"
-#include "TritonObjects.h"
+#include "TritonByName/PluginInfo.h"
+#include "TritonByName/TritonObjects.h"
 #include "tlx_alias/Support/Location.h"
 
 #include "mlir/IR/BuiltinOps.h"
@@ -52,21 +53,6 @@ void registerCommonPasses() {
   (void)done;
 }
 
-// The head of the plugin API v2 structs (see cpp/lib/Plugin/TritonPlugin.cpp):
-// enough to call each pass's registration hook, as triton-opt does.
-struct PluginPassInfo {
-  const char *name;
-  const char *version;
-  void *addPass;
-  void (*registerPass)();
-};
-struct PluginInfoHead {
-  uint32_t apiVersion;
-  const char *pluginName;
-  const char *pluginVersion;
-  const PluginPassInfo *passes;
-  size_t numPasses;
-};
 
 // libtriton loads plugins for its Python API but does not put their passes in
 // MLIR's registry; do it so that textual pipelines can name them.
@@ -77,11 +63,11 @@ void registerPluginPasses(const std::string &path) {
   void *handle = dlopen(path.c_str(), RTLD_NOW | RTLD_NOLOAD);
   if (!handle)
     throw std::runtime_error("tlx-opt: plugin not loaded by libtriton: " + path);
-  using GetInfo = const PluginInfoHead *(*)();
-  auto getInfo = reinterpret_cast<GetInfo>(dlsym(handle, "tritonGetPluginInfo"));
+  auto getInfo = reinterpret_cast<tlx_alias::mirror::GetPluginInfo>(
+      dlsym(handle, tlx_alias::mirror::kGetPluginInfoSymbol));
   if (!getInfo)
     throw std::runtime_error("tlx-opt: no tritonGetPluginInfo in " + path);
-  const PluginInfoHead *info = getInfo();
+  const tlx_alias::mirror::PluginInfo *info = getInfo();
   for (size_t i = 0; i < info->numPasses; ++i)
     if (info->passes[i].registerPass)
       info->passes[i].registerPass();

@@ -7,7 +7,7 @@
 #include "mlir/IR/OpDefinition.h"
 #include "mlir/Interfaces/SideEffectInterfaces.h"
 
-#include "tlx_alias/Dialect/TLX/IR/MemDesc.h"
+#include "TritonByName/MemDesc.h"
 
 #include "tlx_alias/Dialect/TLX/IR/TLXDialect.h.inc"
 #include "tlx_alias/Dialect/TLX/IR/TLXEnums.h.inc"
