@@ -24,6 +24,7 @@ import sys
 import sides
 
 HERE = os.path.dirname(os.path.abspath(__file__))
+SUPPORT = os.path.join(os.path.dirname(HERE), "test", "support")  # tutorials.py
 ROOT = os.path.dirname(HERE)
 HEADS = 32
 TOKENS = 16384
@@ -108,7 +109,7 @@ def providers(side):
     import triton
 
     triton.set_allocator(lambda size, align, stream: torch.empty(size, dtype=torch.int8, device="cuda"))
-    sys.path.insert(0, HERE)
+    sys.path.insert(0, SUPPORT)
     import tutorials
     out = {}
     if side == "ours":
@@ -253,6 +254,20 @@ def markdown(rows):
         lines.append(f"| {n} | {d} | {'causal' if causal else '-'} | {aliased:.0f} | {speed[TWIN]:.0f} | "
                      f"{speed['torch SDPA']:.0f} | {speed['triton tl.dot']:.0f} | {peer} | "
                      f"{aliased / speed['torch SDPA']:.3f} | {aliased / best_other:.3f} |")
+    return "\n".join(lines)
+
+
+def markdown_tutorials(rows):
+    """benchmarks/README.md's table of the peer's attention tutorials, each
+    under tlx_alias and under the peer, at N = TUTORIAL_SEQ_LEN."""
+    done = {r["name"]: r for r in rows if "tflops" in r and r.get("N") == TUTORIAL_SEQ_LEN}
+    lines = ["| tutorial | D | tlx_alias TFLOP/s | peer TFLOP/s | time ours / peer | max abs err vs SDPA |",
+             "|---|---|---|---|---|---|"]
+    for name in sorted({n[len("peer "):] for n in done if n.startswith("peer ")}):
+        ours, peer = done.get("tlx_alias running " + name), done["peer " + name]
+        if ours:
+            lines.append(f"| `{name}` | {ours['D']} | {ours['tflops']:.1f} | {peer['tflops']:.1f} | "
+                         f"{ours['ms'] / peer['ms']:.3f} | {ours['max_abs_err']:.2g} |")
     return "\n".join(lines)
 
 

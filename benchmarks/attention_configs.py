@@ -28,6 +28,7 @@ import os
 import sys
 
 HERE = os.path.dirname(os.path.abspath(__file__))
+SUPPORT = os.path.join(os.path.dirname(HERE), "test", "support")  # tutorials.py
 sys.path.insert(0, os.path.join(os.path.dirname(HERE), "examples"))
 
 SMEM_LIMIT = 232448 - 1024  # sm_90's 227 KiB, less the barriers
@@ -110,7 +111,7 @@ def tutorial_attention(name):
     """The peer's tutorial `name` under tlx_alias, as fn(q, k, v)."""
     import torch
     import triton
-    sys.path.insert(0, HERE)
+    sys.path.insert(0, SUPPORT)
     import tutorials
     triton.set_allocator(lambda size, align, stream: torch.empty(size, dtype=torch.int8, device="cuda"))
     return tutorials.attention(name, for_tlx_alias=True)

@@ -22,6 +22,7 @@ import sys
 import sides
 
 HERE = os.path.dirname(os.path.abspath(__file__))
+SUPPORT = os.path.join(os.path.dirname(HERE), "test", "support")  # tutorials.py
 ROOT = os.path.dirname(HERE)
 SHAPES = [(8192, 8192, 8192), (4096, 4096, 4096), (8192, 8192, 16384)]
 ROUNDS = 2
@@ -100,7 +101,7 @@ def providers(side):
             "triton TMA WS persistent (3 stages)": lambda a, b: plain(a, b, 3),
             "triton TMA WS persistent (4 stages)": lambda a, b: plain(a, b, 4),
         }
-    sys.path.insert(0, HERE)
+    sys.path.insert(0, SUPPORT)
     import tutorials
     out = {}
     ws = tutorials.load("hopper_gemm_ws", for_tlx_alias=False)
@@ -164,6 +165,32 @@ def table(rows):
             mark = " *" if r is best_peer else ""
             lines.append(f"  {r['name'] + mark:46} {r['ms']:8.3f} {r['tflops']:8.1f} {ratio:14.3f}  "
                          f"{r.get('correct')} ({r.get('max_abs_err', float('nan')):.3g})")
+    return "\n".join(lines)
+
+
+def _best(rows):
+    return min(rows, key=lambda r: r["ms"]) if rows else None
+
+
+def markdown(rows):
+    """benchmarks/README.md's table: TFLOP/s and time / cuBLAS per shape, one
+    row per tlx_alias kernel and cuBLAS; triton's kernel and the peer's
+    tutorials as their fastest correct entry."""
+    done = [r for r in rows if "ms" in r and r.get("correct")]
+    cublas = {(r["M"], r["N"], r["K"]): r for r in done if r["name"] == "cuBLAS"}
+    shapes = [shape for shape in SHAPES if shape in cublas]
+    names = list(dict.fromkeys(r["name"] for r in done if r["side"] == "ours" and not r["name"].startswith("triton")))
+    groups = [(name, lambda r, name=name: r["name"] == name) for name in names]
+    groups += [("triton TMA WS persistent (its best stage count)", lambda r: r["name"].startswith("triton")),
+               ("peer's best tutorial", lambda r: r["side"] == "peer")]
+    header = " | ".join("{}³".format(m) if m == n == k else f"{m}×{n}×{k}" for m, n, k in shapes)
+    lines = [f"| kernel (TFLOP/s, time / cuBLAS) | {header} |", "|---" * (len(shapes) + 1) + "|"]
+    for label, wanted in groups:
+        cells = []
+        for shape in shapes:
+            best = _best([r for r in done if (r["M"], r["N"], r["K"]) == shape and wanted(r)])
+            cells.append(f"{best['tflops']:.1f}, {best['ms'] / cublas[shape]['ms']:.3f}" if best else "n/a")
+        lines.append(f"| {label} | " + " | ".join(cells) + " |")
     return "\n".join(lines)
 
 

@@ -2,8 +2,10 @@
 3.7.1 with tlx_alias) and "peer" (fbtriton, a replacement `triton`, so it never
 shares a process with tlx_alias), and reads back their JSON-lines results.
 
-TLX_OURS_PYTHONPATH and TLX_PEER_PYTHONPATH go first on each side's
-PYTHONPATH (defaults: the staging folders of the device README).
+TLX_PEER_PYTHONPATH (required: a folder fbtriton 3.7.4 is installed in, e.g.
+`pip install --target DIR fbtriton==3.7.4`) and TLX_OURS_PYTHONPATH (optional:
+a folder holding triton and tlx_alias when they are not the environment's own)
+go first on each side's PYTHONPATH.
 """
 import json
 import os
@@ -11,7 +13,7 @@ import subprocess
 import sys
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
-SIDES = [("ours", "TLX_OURS_PYTHONPATH", "/tmp/stage/site"), ("peer", "TLX_PEER_PYTHONPATH", "/tmp/fbsite")]
+SIDES = [("ours", "TLX_OURS_PYTHONPATH"), ("peer", "TLX_PEER_PYTHONPATH")]
 
 
 def read_rows(paths):
@@ -27,13 +29,16 @@ def read_rows(paths):
 def run_both_sides(script, out_dir, stem, args=()):
     """Runs `script --side <side> --out <out_dir>/<stem>_<side>.jsonl [args]`
     for each side and returns the rows both wrote."""
+    if not os.environ.get("TLX_PEER_PYTHONPATH"):
+        sys.exit("TLX_PEER_PYTHONPATH is not set: point it at a folder fbtriton 3.7.4 is installed in "
+                 "(pip install --target DIR fbtriton==3.7.4), or run one side with --side ours")
     paths = []
-    for side, var, default in SIDES:
+    for side, var in SIDES:
         path = os.path.join(out_dir, f"{stem}_{side}.jsonl")
         if os.path.exists(path):
             os.unlink(path)
         env = dict(os.environ, PYTHONUNBUFFERED="1")
-        pythonpath = [os.environ.get(var, default)]
+        pythonpath = [os.environ[var]] if os.environ.get(var) else []
         if side == "ours":
             pythonpath.append(os.path.join(ROOT, "python"))
         else:

@@ -6,10 +6,10 @@ torch.matmul, time and TFLOP/s, and the ratio tlx_alias / peer.
     python benchmarks/tlx_hopper.py --side ours --out ours.jsonl
 
 Environment for the two processes (the peer is a replacement `triton`, so it
-never shares a process with tlx_alias): TLX_OURS_PYTHONPATH and
-TLX_PEER_PYTHONPATH are put first on each one's PYTHONPATH (defaults: the
-staging folders of ../shared/device/README.md). Tutorials are read from the
-peer's install (benchmarks/tutorials.py).
+never shares a process with tlx_alias): TLX_PEER_PYTHONPATH (required) and
+TLX_OURS_PYTHONPATH (optional) are put first on each one's PYTHONPATH
+(benchmarks/sides.py). Tutorials are read from the peer's install
+(test/support/tutorials.py).
 """
 import argparse
 import json
@@ -19,6 +19,7 @@ import sys
 import sides
 
 HERE = os.path.dirname(os.path.abspath(__file__))
+SUPPORT = os.path.join(os.path.dirname(HERE), "test", "support")  # tutorials.py
 SIZES = [(8192, 8192, 8192), (4096, 4096, 4096)]
 
 # One fixed configuration per tutorial, the same on both sides (the
@@ -33,7 +34,7 @@ CONFIGS = {
 
 
 def run_side(side, out_path, names):
-    sys.path.insert(0, HERE)
+    sys.path.insert(0, SUPPORT)
     if side == "ours":
         import tlx_alias  # noqa: F401  (registers the plugin and the hooks)
     import torch
@@ -95,6 +96,27 @@ def compare(out_dir, names):
               f"{ours.get('correct', ours.get('error', '-'))!s:.60} / {peer.get('correct', peer.get('error', '-'))!s:.60}")
 
 
+def markdown(rows):
+    """benchmarks/README.md's table: each tutorial and size, both sides'
+    times and TFLOP/s, cuBLAS's beside them (timed on the tlx_alias side)."""
+    by_key = {}
+    for row in rows:
+        if "ms" in row:
+            by_key.setdefault((row["name"], row["M"], row["N"], row["K"]), {})[row["side"]] = row
+    lines = ["| tutorial | size | tlx_alias ms | peer ms | ratio | tlx_alias TFLOP/s | peer TFLOP/s | cuBLAS TFLOP/s | "
+             "exact |", "|---|---|---|---|---|---|---|---|---|"]
+    for (name, m, n, k), by_side in by_key.items():
+        ours, peer = by_side.get("ours"), by_side.get("peer")
+        if not (ours and peer):
+            continue
+        size = f"{m}³" if m == n == k else f"{m}×{n}×{k}"
+        exact = "yes" if ours["max_abs_err"] == peer["max_abs_err"] == 0 else \
+            f"{ours['max_abs_err']:.3g} / {peer['max_abs_err']:.3g}"
+        lines.append(f"| {name} | {size} | {ours['ms']:.3f} | {peer['ms']:.3f} | {ours['ms'] / peer['ms']:.3f} | "
+                     f"{ours['tflops']:.1f} | {peer['tflops']:.1f} | {ours['cublas_tflops']:.1f} | {exact} |")
+    return "\n".join(lines)
+
+
 def main():
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("names", nargs="*", default=None)
@@ -102,7 +124,7 @@ def main():
     parser.add_argument("--out")
     parser.add_argument("--out-dir", default=os.environ.get("OUT", "/tmp"))
     args = parser.parse_args()
-    sys.path.insert(0, HERE)
+    sys.path.insert(0, SUPPORT)
     from tutorials import HOPPER_GEMM
     names = args.names or HOPPER_GEMM
     if args.side:

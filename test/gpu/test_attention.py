@@ -2,7 +2,7 @@
 and its unaliased twin against torch's SDPA for every head dim, causal and
 not, fp16 and bf16; and the peer's Hopper attention tutorials run under
 tlx_alias with only their imports changed (skipped without the peer's
-tutorials: TLX_TUTORIALS or TLX_PEER_SITE, see benchmarks/tutorials.py)."""
+tutorials: TLX_TUTORIALS or TLX_PEER_SITE, see test/support/tutorials.py)."""
 import math
 import os
 import sys
@@ -15,7 +15,7 @@ import tlx_alias  # noqa: F401
 
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 sys.path.insert(0, os.path.join(ROOT, "examples"))
-sys.path.insert(0, os.path.join(ROOT, "benchmarks"))
+sys.path.insert(0, os.path.join(ROOT, "test", "support"))
 import hopper_flash_attention as fa  # noqa: E402
 import tutorials  # noqa: E402
 
@@ -122,7 +122,8 @@ def test_attention_rejects_unknown_o_staging_or_q_columns():
 
 
 def _peer_tutorials_available():
-    return os.path.isdir(tutorials.tutorials_dir())
+    where = tutorials.tutorials_dir()
+    return where is not None and os.path.isdir(where)
 
 
 @pytest.mark.skipif(not _peer_tutorials_available(), reason="the peer's tutorials are not installed here")

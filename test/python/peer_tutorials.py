@@ -5,7 +5,7 @@ the tutorial's host code passes (read from that code: TMA block shapes from
 its pre-hooks, contiguous fp16 inputs, unit strides specialized as a launch
 does).
 
-The tutorials are read from TLX_TUTORIALS (benchmarks/tutorials.py); none
+The tutorials are read from TLX_TUTORIALS (test/support/tutorials.py); none
 of their text is in this repository. Without them the tests skip, naming
 TLX_TUTORIALS, unless TLX_REQUIRE_PEER_TUTORIALS=1 (CI), where they fail."""
 import contextlib
@@ -18,7 +18,7 @@ import triton
 from triton import knobs
 from triton.backends.compiler import GPUTarget
 
-sys.path.insert(0, os.path.join(os.path.dirname(__file__), "..", "..", "benchmarks"))
+sys.path.insert(0, os.path.join(os.path.dirname(__file__), "..", "support"))
 import tutorials  # noqa: E402
 
 TUTORIALS = tutorials.HOPPER_GEMM + tutorials.HOPPER_ATTENTION
@@ -59,10 +59,13 @@ BLOCKS = {
 def require_tutorials():
     """Skips (or, with TLX_REQUIRE_PEER_TUTORIALS=1, fails) without them."""
     where = tutorials.tutorials_dir()
-    if all(os.path.isfile(os.path.join(where, name + ".py")) for name in TUTORIALS):
+    if where is None:
+        message = tutorials.MISSING + " (.ci/run fetches them)"
+    elif all(os.path.isfile(os.path.join(where, name + ".py")) for name in TUTORIALS):
         return
-    message = (f"the peer's Hopper tutorials are not in {where}: set TLX_TUTORIALS to fbtriton 3.7.4's "
-               "triton/language/extra/tlx/tutorials (.ci/run fetches them)")
+    else:
+        message = (f"the peer's Hopper tutorials are not in {where}: set TLX_TUTORIALS to fbtriton 3.7.4's "
+                   "triton/language/extra/tlx/tutorials (.ci/run fetches them)")
     if os.environ.get("TLX_REQUIRE_PEER_TUTORIALS") == "1":
         pytest.fail(message)
     pytest.skip(message)

@@ -59,7 +59,7 @@ def test_install_gives_the_test_command_what_it_needs():
     assert "lit -v test/lit && pytest -q test/python" in _section("The two commands")
     # Every third-party module the tests import comes with the extras.
     tests = os.path.join(ROOT, "test", "python")
-    local = {name[:-3] for folder in ("test/python", "test", "examples", "benchmarks")
+    local = {name[:-3] for folder in ("test/python", "test", "test/support", "examples", "benchmarks")
              if os.path.isdir(os.path.join(ROOT, folder))
              for name in os.listdir(os.path.join(ROOT, folder)) if name.endswith(".py")}
     imported = set()

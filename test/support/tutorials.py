@@ -3,7 +3,9 @@ tlx_alias with only their imports changed.
 
 The tutorials are read from an fbtriton install or unpacked wheel
 (`TLX_TUTORIALS=<dir>`, or the `triton/language/extra/tlx/tutorials` of
-`TLX_PEER_SITE`); nothing of them is stored in this repository.
+`TLX_PEER_SITE`, a folder fbtriton is installed in); nothing of them is
+stored in this repository. The GPU tests, the hazard tests and the
+benchmarks share this module.
 """
 import __future__
 import ast
@@ -34,14 +36,22 @@ IMPORTS = [
 ]
 
 
+MISSING = ("the peer's tutorials are not configured: set TLX_TUTORIALS to fbtriton 3.7.4's "
+           "triton/language/extra/tlx/tutorials, or TLX_PEER_SITE to a folder fbtriton 3.7.4 is installed in")
+
+
 def tutorials_dir():
+    """The tutorials' folder, or None when neither variable is set."""
     if os.environ.get("TLX_TUTORIALS"):
         return os.environ["TLX_TUTORIALS"]
-    site = os.environ.get("TLX_PEER_SITE", "/tmp/fbsite")
-    return os.path.join(site, "triton", "language", "extra", "tlx", "tutorials")
+    if os.environ.get("TLX_PEER_SITE"):
+        return os.path.join(os.environ["TLX_PEER_SITE"], "triton", "language", "extra", "tlx", "tutorials")
+    return None
 
 
 def source(name, for_tlx_alias=True):
+    if tutorials_dir() is None:
+        raise RuntimeError(MISSING)
     with open(os.path.join(tutorials_dir(), name + ".py")) as f:
         text = f.read()
     if for_tlx_alias:
