@@ -13,9 +13,10 @@ with open(os.path.join(ROOT, "README.md")) as f:
 
 
 def _section(title):
+    """The text under `## title`, up to the next heading (its subsections are their own)."""
     start = README.index(f"\n## {title}\n")
-    end = README.find("\n## ", start + 1)
-    return README[start:end if end != -1 else len(README)]
+    ends = [end for end in (README.find("\n## ", start + 1), README.find("\n### ", start + 1)) if end != -1]
+    return README[start:min(ends, default=len(README))]
 
 
 def _blocks(text, language):
@@ -84,17 +85,3 @@ def test_group_size_example_runs_and_prints_what_the_readme_shows(tmp_path):
     assert out == shown
     assert "16384 (by 2: 4096)" in shown and "192x64" in shown
 
-
-def test_attention_table_is_what_its_results_files_give():
-    """The README's attention table is `benchmarks/attention.py --table
-    <ours> <peer> --markdown` of the run it names (its full table's .txt,
-    whose rows are the .jsonl files beside it): no number typed by hand."""
-    section = _section("Hopper kernels")
-    (stem, ) = re.findall(r"Full table \(with the 3-stage rows\):\s*`benchmarks/results/([\w.-]+)\.txt`", section)
-    sys.path.insert(0, os.path.join(ROOT, "benchmarks"))
-    import attention
-    import sides
-    results = os.path.join(ROOT, "benchmarks", "results")
-    rows = sides.read_rows([os.path.join(results, f"{stem}-{side}.jsonl") for side in ("ours", "peer")])
-    assert rows, f"no results files for {stem}"
-    assert attention.markdown(rows) in README

@@ -1,9 +1,9 @@
 """Header deltas: PyPI MLIR/LLVM 22.1.8 headers -> the ABI of triton 3.8.0's libtriton.
 
 triton 3.8.0 was built from LLVM 5f07f81, for which no registry has headers. Each
-delta below encodes one ABI fact read off 3.8.0's libtriton.so (its DWARF, symbol
-table, relocations and disassembly; see shared/design/triton-3.8-abi.md); the facts
-are numbered as there. apply_deltas.py copies each named header from the registry
+delta below encodes one numbered ABI fact read off 3.8.0's libtriton.so (its
+DWARF, symbol table, relocations and disassembly; how the layer is selected and
+checked: docs/design/abi-gate.md). apply_deltas.py copies each named header from the registry
 packages into the build tree and replaces `old` (which must occur exactly `count`
 times) by `new`, with a comment naming the fact. Files under this directory other
 than this one (llvm/ADT/Repeated.h) are added to the overlay as they are.
