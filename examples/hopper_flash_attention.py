@@ -191,6 +191,211 @@ def _issued(cid: tl.constexpr, PINGPONG: tl.constexpr):
 
 
 @triton.jit
+def _load_tiles(desc_q, desc_k, desc_v, q_tiles, k_tiles, v_tiles, q_fulls, q_empties, k_fulls, k_empties, v_fulls,
+                v_empties, my_tiles, pid, nprogs, num_pid_m, N_CTX, HEAD_DIM: tl.constexpr, BLOCK_M: tl.constexpr,
+                BLOCK_N: tl.constexpr, K_STAGES: tl.constexpr, V_STAGES: tl.constexpr, Q_BUFFERS: tl.constexpr,
+                CAUSAL: tl.constexpr, CAUSAL_PAIRS: tl.constexpr, DIAG_FIRST: tl.constexpr, O_OVER_V: tl.constexpr,
+                O_ENTRIES: tl.constexpr, NUM_MMA_GROUPS: tl.constexpr, dtype: tl.constexpr):
+    """The producer: each tile's Q halves, then its K/V blocks; with O over
+    V, after them one V ring entry per consumer to stage its O in."""
+    BM_HALF: tl.constexpr = BLOCK_M // NUM_MMA_GROUPS
+    ELEM: tl.constexpr = tlx.size_of(dtype)
+    kv_count = 0
+    for tile_count in range(0, my_tiles):
+        start_m, off_hz = _tile_coords(tile_count, pid, nprogs, num_pid_m, CAUSAL_PAIRS)
+        row0 = off_hz * N_CTX
+        lo, hi = _kv_range(start_m, N_CTX, BLOCK_M, CAUSAL)
+        q_buf, q_phase = _ring(tile_count, Q_BUFFERS)
+        v_shift = tile_count * O_ENTRIES  # block b's V is at V ring position b + v_shift
+        for c in tl.static_range(NUM_MMA_GROUPS):
+            qb = c * Q_BUFFERS + q_buf
+            tlx.barrier_wait(q_empties[qb], q_phase ^ 1)
+            tlx.barrier_expect_bytes(q_fulls[qb], BM_HALF * HEAD_DIM * ELEM)
+            tlx.async_descriptor_load(desc_q, q_tiles[qb], [row0 + start_m * BLOCK_M + c * BM_HALF, 0], q_fulls[qb])
+        for kv_pos in range(lo, hi, BLOCK_N):
+            kv_start = _block_start(kv_pos, lo, hi, BLOCK_M, DIAG_FIRST)
+            slot, phase = _ring(kv_count, K_STAGES)
+            tlx.barrier_wait(k_empties[slot], phase ^ 1)
+            tlx.barrier_expect_bytes(k_fulls[slot], BLOCK_N * HEAD_DIM * ELEM)
+            tlx.async_descriptor_load(desc_k, k_tiles[slot], [row0 + kv_start, 0], k_fulls[slot])
+            v_slot, v_phase = _ring(kv_count + v_shift, V_STAGES)
+            tlx.barrier_wait(v_empties[v_slot], v_phase ^ 1)
+            tlx.barrier_expect_bytes(v_fulls[v_slot], BLOCK_N * HEAD_DIM * ELEM)
+            tlx.async_descriptor_load(desc_v, v_tiles[v_slot], [row0 + kv_start, 0], v_fulls[v_slot])
+            kv_count += 1
+        if O_OVER_V:  # the consumers' O entries: free V slots, handed over by a plain arrive
+            for c in tl.static_range(NUM_MMA_GROUPS):
+                v_slot, v_phase = _ring(kv_count + v_shift + c, V_STAGES)
+                tlx.barrier_wait(v_empties[v_slot], v_phase ^ 1)
+                tlx.barrier_arrive(v_fulls[v_slot])
+
+
+@triton.jit
+def _first_block(kv_count, tile_count, v_shift, lo, hi, q, q_regs, k_tiles, k_fulls, k_empties, q_empties, v_empties,
+                 m_i, l_i, qk_scale, offs_m, diagonal, cid: tl.constexpr, BLOCK_M: tl.constexpr,
+                 BLOCK_N: tl.constexpr, K_STAGES: tl.constexpr, V_STAGES: tl.constexpr, Q_BUFFERS: tl.constexpr,
+                 CAUSAL: tl.constexpr, DIAG_FIRST: tl.constexpr, O_OVER_V: tl.constexpr, O_ENTRIES: tl.constexpr,
+                 LATE_HANDBACK: tl.constexpr, PINGPONG: tl.constexpr, Q_REG_COLS: tl.constexpr):
+    """A tile's first K/V block: QK^T alone (no PV is pending yet); with a
+    late handback the previous tile's O buffer goes back here; then the
+    block's softmax."""
+    slot, phase = _ring(kv_count, K_STAGES)
+    tlx.barrier_wait(k_fulls[slot], phase)
+    _issue_in_turn(cid, PINGPONG)
+    qk = _qk(q, q_regs, k_tiles[slot], Q_REG_COLS)
+    _issued(cid, PINGPONG)
+    qk = tlx.async_dot_wait(0, qk)
+    tlx.barrier_arrive(k_empties[slot])
+    if LATE_HANDBACK and tile_count > 0:
+        # The previous tile's O store has had this QK^T's time to
+        # read O: only now wait for it, and hand its buffer back
+        # (a Q buffer for the tile after this one, or a V slot).
+        tlx.async_descriptor_store_wait(0)
+        if O_OVER_V:
+            tlx.barrier_arrive(v_empties[(kv_count + v_shift - O_ENTRIES + cid) % V_STAGES])
+        else:
+            tlx.barrier_arrive(q_empties[cid * Q_BUFFERS + (tile_count - 1) % Q_BUFFERS])
+    first = _block_start(lo, lo, hi, BLOCK_M, DIAG_FIRST)
+    if DIAG_FIRST or (CAUSAL and first >= diagonal):
+        p, m_i, l_i, alpha = _online_softmax(qk, m_i, l_i, qk_scale, offs_m, first, BLOCK_N, True)
+    else:
+        p, m_i, l_i, alpha = _online_softmax(qk, m_i, l_i, qk_scale, offs_m, first, BLOCK_N, False)
+    return p, m_i, l_i
+
+
+@triton.jit
+def _other_blocks(kv_count, v_shift, lo, hi, q, q_regs, k_tiles, v_tiles, k_fulls, k_empties, v_fulls, v_empties, m_i,
+                  l_i, acc, p, qk_scale, offs_m, diagonal, cid: tl.constexpr, BLOCK_M: tl.constexpr,
+                  BLOCK_N: tl.constexpr, K_STAGES: tl.constexpr, V_STAGES: tl.constexpr, CAUSAL: tl.constexpr,
+                  DIAG_FIRST: tl.constexpr, PINGPONG: tl.constexpr, Q_REG_COLS: tl.constexpr):
+    """A tile's K/V blocks after its first: block j's QK^T runs while
+    PV(j - 1) is issued. Returns the state and the next kv_count. (The
+    loops carry their state in parameter order: kv_count, m_i, l_i, acc, p
+    keeps the registers as they were when this ran inline in the kernel.)"""
+    if DIAG_FIRST:
+        for i in tl.static_range(1, BLOCK_M // BLOCK_N):  # the diagonal's other blocks
+            kv_start = _block_start(lo + i * BLOCK_N, lo, hi, BLOCK_M, DIAG_FIRST)
+            acc, p, m_i, l_i = _kv_step(kv_count, v_shift, kv_start, q, k_tiles, v_tiles, k_fulls, k_empties, v_fulls,
+                                        v_empties, acc, p, m_i, l_i, qk_scale, offs_m, diagonal, cid, K_STAGES,
+                                        V_STAGES, BLOCK_N, "all", PINGPONG, q_regs, Q_REG_COLS)
+            kv_count += 1
+        for kv_pos in range(lo + BLOCK_M, hi, BLOCK_N):  # the blocks left of it: no mask
+            kv_start = _block_start(kv_pos, lo, hi, BLOCK_M, DIAG_FIRST)
+            acc, p, m_i, l_i = _kv_step(kv_count, v_shift, kv_start, q, k_tiles, v_tiles, k_fulls, k_empties, v_fulls,
+                                        v_empties, acc, p, m_i, l_i, qk_scale, offs_m, diagonal, cid, K_STAGES,
+                                        V_STAGES, BLOCK_N, "none", PINGPONG, q_regs, Q_REG_COLS)
+            kv_count += 1
+    else:
+        for kv_pos in range(lo + BLOCK_N, hi, BLOCK_N):
+            kv_start = _block_start(kv_pos, lo, hi, BLOCK_M, DIAG_FIRST)
+            acc, p, m_i, l_i = _kv_step(kv_count, v_shift, kv_start, q, k_tiles, v_tiles, k_fulls, k_empties, v_fulls,
+                                        v_empties, acc, p, m_i, l_i, qk_scale, offs_m, diagonal, cid, K_STAGES,
+                                        V_STAGES, BLOCK_N, "diagonal" if CAUSAL else "none", PINGPONG, q_regs,
+                                        Q_REG_COLS)
+            kv_count += 1
+    return acc, p, m_i, l_i, kv_count
+
+
+@triton.jit
+def _store_o(acc, m_i, l_i, lse_ptr, desc_o, o_tiles, q_empties, v_fulls, v_empties, kv_count, v_shift, qb, off_hz,
+             row0, start_m, offs_m, N_CTX, cid: tl.constexpr, BLOCK_M: tl.constexpr, BM_HALF: tl.constexpr,
+             V_STAGES: tl.constexpr, O_OVER_Q: tl.constexpr, O_OVER_V: tl.constexpr, LATE_HANDBACK: tl.constexpr,
+             dtype: tl.constexpr):
+    """The epilogue: O (and the log-sum-exp, natural log) of this consumer's
+    rows, staged over its Q buffer, over the V slot the producer handed it,
+    or (unaliased) in its own O tile, and stored with TMA."""
+    tl.store(lse_ptr + off_hz * N_CTX + offs_m, (m_i + tl.math.log2(l_i)) * 0.6931471805599453)
+    o = (acc / l_i[:, None]).to(dtype)
+    if O_OVER_V:
+        o_slot, o_phase = _ring(kv_count + v_shift + cid, V_STAGES)
+        tlx.barrier_wait(v_fulls[o_slot], o_phase)  # the producer has handed the slot over
+        o_tile = o_tiles[o_slot]
+    elif O_OVER_Q:
+        o_tile = o_tiles[qb]  # over this tile's Q, which no wgmma reads any more
+    else:
+        tlx.async_descriptor_store_wait(0)  # the previous tile's store has read o_tiles[cid]
+        o_tile = o_tiles[cid]
+    tlx.local_store(o_tile, o)
+    tlx.fence_async_shared()
+    tlx.async_descriptor_store(desc_o, o_tile, [row0 + start_m * BLOCK_M + cid * BM_HALF, 0])
+    if O_OVER_V:
+        other_slot, other_phase = _ring(kv_count + v_shift + 1 - cid, V_STAGES)
+        tlx.barrier_wait(v_fulls[other_slot], other_phase)
+        tlx.barrier_arrive(v_empties[other_slot])  # the other consumer's O entry
+        if not LATE_HANDBACK:
+            tlx.async_descriptor_store_wait(0)
+            tlx.barrier_arrive(v_empties[o_slot])
+    if O_OVER_Q and not LATE_HANDBACK:
+        tlx.async_descriptor_store_wait(0)  # the store has read O: Q's storage goes back
+        tlx.barrier_arrive(q_empties[qb])
+
+
+@triton.jit
+def _attend(cid: tl.constexpr, sm_scale, my_tiles, pid, nprogs, num_pid_m, N_CTX, q_tiles, q_fulls, k_fulls, k_tiles,
+            k_empties, v_tiles, v_fulls, v_empties, lse_ptr, o_tiles, desc_o, q_empties, HEAD_DIM: tl.constexpr,
+            BLOCK_M: tl.constexpr, BLOCK_N: tl.constexpr, K_STAGES: tl.constexpr, V_STAGES: tl.constexpr,
+            Q_BUFFERS: tl.constexpr, CAUSAL: tl.constexpr, CAUSAL_PAIRS: tl.constexpr, ALIAS: tl.constexpr,
+            DIAG_FIRST: tl.constexpr, O_OVER_Q: tl.constexpr, O_OVER_V: tl.constexpr, O_ENTRIES: tl.constexpr,
+            LATE_Q_HANDBACK: tl.constexpr, PINGPONG: tl.constexpr, Q_REG_COLS: tl.constexpr,
+            NUM_MMA_GROUPS: tl.constexpr, dtype: tl.constexpr):
+    """Consumer cid: the rows [cid * BM_HALF, (cid + 1) * BM_HALF) of each of
+    its program's tiles, from QK^T to the O store."""
+    BM_HALF: tl.constexpr = BLOCK_M // NUM_MMA_GROUPS
+    # wait for the O store only after the next tile's first QK^T (else at the
+    # tile's end); over Q that needs a second Q buffer
+    LATE_HANDBACK: tl.constexpr = LATE_Q_HANDBACK and (O_OVER_V or (O_OVER_Q and Q_BUFFERS > 1))
+    if cid == 1:
+        _issued(0, PINGPONG)  # meets its own first wait: consumer 1 goes first
+    qk_scale = sm_scale * 1.44269504
+    kv_count = 0
+    for tile_count in range(0, my_tiles):
+        start_m, off_hz = _tile_coords(tile_count, pid, nprogs, num_pid_m, CAUSAL_PAIRS)
+        row0 = off_hz * N_CTX
+        lo, hi = _kv_range(start_m, N_CTX, BLOCK_M, CAUSAL)
+        offs_m = start_m * BLOCK_M + cid * BM_HALF + tl.arange(0, BM_HALF)
+        diagonal = start_m * BLOCK_M  # blocks from here on need the causal mask
+        m_i = tl.zeros([BM_HALF], dtype=tl.float32) - float("inf")
+        l_i = tl.zeros([BM_HALF], dtype=tl.float32) + 1.0
+        acc = tl.zeros([BM_HALF, HEAD_DIM], dtype=tl.float32)
+        q_buf, q_phase = _ring(tile_count, Q_BUFFERS)
+        qb = cid * Q_BUFFERS + q_buf
+        q = q_tiles[qb]
+        v_shift = tile_count * O_ENTRIES  # block b's V is at V ring position b + v_shift
+        tlx.barrier_wait(q_fulls[qb], q_phase)
+        if Q_REG_COLS > 0:
+            q_regs = tlx.local_load(tlx.local_slice(q, [0, 0], [BM_HALF, Q_REG_COLS]))
+        else:
+            q_regs = None
+
+        p, m_i, l_i = _first_block(kv_count, tile_count, v_shift, lo, hi, q, q_regs, k_tiles, k_fulls, k_empties,
+                                   q_empties, v_empties, m_i, l_i, qk_scale, offs_m, diagonal, cid, BLOCK_M, BLOCK_N,
+                                   K_STAGES, V_STAGES, Q_BUFFERS, CAUSAL, DIAG_FIRST, O_OVER_V, O_ENTRIES,
+                                   LATE_HANDBACK, PINGPONG, Q_REG_COLS)
+        kv_count += 1
+        acc, p, m_i, l_i, kv_count = _other_blocks(kv_count, v_shift, lo, hi, q, q_regs, k_tiles, v_tiles, k_fulls,
+                                                   k_empties, v_fulls, v_empties, m_i, l_i, acc, p, qk_scale, offs_m,
+                                                   diagonal, cid, BLOCK_M, BLOCK_N, K_STAGES, V_STAGES, CAUSAL,
+                                                   DIAG_FIRST, PINGPONG, Q_REG_COLS)
+        if O_OVER_V:
+            tlx.barrier_arrive(q_empties[qb])  # its last QK^T is done: the next Q can load
+
+        # the last block's PV
+        v_slot, v_phase = _ring(kv_count - 1 + v_shift, V_STAGES)
+        tlx.barrier_wait(v_fulls[v_slot], v_phase)
+        acc = tlx.async_dot(p.to(dtype), v_tiles[v_slot], acc)
+        acc = tlx.async_dot_wait(0, acc)
+        tlx.barrier_arrive(v_empties[v_slot])
+        if not ALIAS:
+            tlx.barrier_arrive(q_empties[qb])  # the next Q can load while O is stored
+
+        _store_o(acc, m_i, l_i, lse_ptr, desc_o, o_tiles, q_empties, v_fulls, v_empties, kv_count, v_shift, qb, off_hz,
+                 row0, start_m, offs_m, N_CTX, cid, BLOCK_M, BM_HALF, V_STAGES, O_OVER_Q, O_OVER_V, LATE_HANDBACK,
+                 dtype)
+    if not ALIAS or LATE_HANDBACK:
+        tlx.async_descriptor_store_wait(0)
+
+
+@triton.jit
 def attn_fwd_kernel(sm_scale, lse_ptr, Z, H, desc_q, desc_k, desc_v, desc_o, N_CTX,
                     HEAD_DIM: tl.constexpr, BLOCK_M: tl.constexpr, BLOCK_N: tl.constexpr, K_STAGES: tl.constexpr,
                     V_STAGES: tl.constexpr, CAUSAL: tl.constexpr, CAUSAL_PAIRS: tl.constexpr, ALIAS: tl.constexpr,
@@ -201,16 +406,12 @@ def attn_fwd_kernel(sm_scale, lse_ptr, Z, H, desc_q, desc_k, desc_v, desc_o, N_C
     NUM_MMA_GROUPS: tl.constexpr = 2
     BM_HALF: tl.constexpr = BLOCK_M // NUM_MMA_GROUPS
     dtype: tl.constexpr = tlx.dtype_of(desc_q)
-    ELEM: tl.constexpr = tlx.size_of(dtype)
     # Where each consumer stages its O tile for the TMA store: over its Q
     # buffer ("q"), or (O_STAGING "v") over a V ring slot that the producer
     # hands it at the tile's end, so that Q goes back after the last QK^T and
     # the next tile's Q loads while this tile's last PV and O store run.
     O_OVER_Q: tl.constexpr = ALIAS and O_STAGING == "q"
     O_OVER_V: tl.constexpr = ALIAS and O_STAGING == "v"
-    # wait for the O store only after the next tile's first QK^T (else at the
-    # tile's end); over Q that needs a second Q buffer
-    LATE_HANDBACK: tl.constexpr = LATE_Q_HANDBACK and (O_OVER_V or (O_OVER_Q and Q_BUFFERS > 1))
     # V ring entries per tile beside its K/V blocks: one O entry per consumer
     O_ENTRIES: tl.constexpr = NUM_MMA_GROUPS if O_OVER_V else 0
     # a causal tile's diagonal blocks (its only masked ones) first
@@ -253,149 +454,16 @@ def attn_fwd_kernel(sm_scale, lse_ptr, Z, H, desc_q, desc_k, desc_v, desc_o, N_C
 
     with tlx.async_tasks():
         with tlx.async_task("default"):  # producer: Q halves, then the K/V blocks of the tile
-            kv_count = 0
-            for tile_count in range(0, my_tiles):
-                start_m, off_hz = _tile_coords(tile_count, pid, nprogs, num_pid_m, CAUSAL_PAIRS)
-                row0 = off_hz * N_CTX
-                lo, hi = _kv_range(start_m, N_CTX, BLOCK_M, CAUSAL)
-                q_buf, q_phase = _ring(tile_count, Q_BUFFERS)
-                v_shift = tile_count * O_ENTRIES  # block b's V is at V ring position b + v_shift
-                for c in tl.static_range(NUM_MMA_GROUPS):
-                    qb = c * Q_BUFFERS + q_buf
-                    tlx.barrier_wait(q_empties[qb], q_phase ^ 1)
-                    tlx.barrier_expect_bytes(q_fulls[qb], BM_HALF * HEAD_DIM * ELEM)
-                    tlx.async_descriptor_load(desc_q, q_tiles[qb], [row0 + start_m * BLOCK_M + c * BM_HALF, 0],
-                                              q_fulls[qb])
-                for kv_pos in range(lo, hi, BLOCK_N):
-                    kv_start = _block_start(kv_pos, lo, hi, BLOCK_M, DIAG_FIRST)
-                    slot, phase = _ring(kv_count, K_STAGES)
-                    tlx.barrier_wait(k_empties[slot], phase ^ 1)
-                    tlx.barrier_expect_bytes(k_fulls[slot], BLOCK_N * HEAD_DIM * ELEM)
-                    tlx.async_descriptor_load(desc_k, k_tiles[slot], [row0 + kv_start, 0], k_fulls[slot])
-                    v_slot, v_phase = _ring(kv_count + v_shift, V_STAGES)
-                    tlx.barrier_wait(v_empties[v_slot], v_phase ^ 1)
-                    tlx.barrier_expect_bytes(v_fulls[v_slot], BLOCK_N * HEAD_DIM * ELEM)
-                    tlx.async_descriptor_load(desc_v, v_tiles[v_slot], [row0 + kv_start, 0], v_fulls[v_slot])
-                    kv_count += 1
-                if O_OVER_V:  # the consumers' O entries: free V slots, handed over by a plain arrive
-                    for c in tl.static_range(NUM_MMA_GROUPS):
-                        v_slot, v_phase = _ring(kv_count + v_shift + c, V_STAGES)
-                        tlx.barrier_wait(v_empties[v_slot], v_phase ^ 1)
-                        tlx.barrier_arrive(v_fulls[v_slot])
-
+            _load_tiles(desc_q, desc_k, desc_v, q_tiles, k_tiles, v_tiles, q_fulls, q_empties, k_fulls, k_empties,
+                        v_fulls, v_empties, my_tiles, pid, nprogs, num_pid_m, N_CTX, HEAD_DIM, BLOCK_M, BLOCK_N,
+                        K_STAGES, V_STAGES, Q_BUFFERS, CAUSAL, CAUSAL_PAIRS, DIAG_FIRST, O_OVER_V, O_ENTRIES,
+                        NUM_MMA_GROUPS, dtype)
         with tlx.async_task(num_warps=4, registers=CONSUMER_REGISTERS, replicate=NUM_MMA_GROUPS):  # consumers
             cid: tl.constexpr = tlx.async_task_replica_id()
-            if cid == 1:
-                _issued(0, PINGPONG)  # meets its own first wait: consumer 1 goes first
-            qk_scale = sm_scale * 1.44269504
-            kv_count = 0
-            for tile_count in range(0, my_tiles):
-                start_m, off_hz = _tile_coords(tile_count, pid, nprogs, num_pid_m, CAUSAL_PAIRS)
-                row0 = off_hz * N_CTX
-                lo, hi = _kv_range(start_m, N_CTX, BLOCK_M, CAUSAL)
-                offs_m = start_m * BLOCK_M + cid * BM_HALF + tl.arange(0, BM_HALF)
-                diagonal = start_m * BLOCK_M  # blocks from here on need the causal mask
-                m_i = tl.zeros([BM_HALF], dtype=tl.float32) - float("inf")
-                l_i = tl.zeros([BM_HALF], dtype=tl.float32) + 1.0
-                acc = tl.zeros([BM_HALF, HEAD_DIM], dtype=tl.float32)
-                q_buf, q_phase = _ring(tile_count, Q_BUFFERS)
-                qb = cid * Q_BUFFERS + q_buf
-                q = q_tiles[qb]
-                v_shift = tile_count * O_ENTRIES  # block b's V is at V ring position b + v_shift
-                tlx.barrier_wait(q_fulls[qb], q_phase)
-                if Q_REG_COLS > 0:
-                    q_regs = tlx.local_load(tlx.local_slice(q, [0, 0], [BM_HALF, Q_REG_COLS]))
-                else:
-                    q_regs = None
-
-                # the first block: QK^T only
-                slot, phase = _ring(kv_count, K_STAGES)
-                tlx.barrier_wait(k_fulls[slot], phase)
-                _issue_in_turn(cid, PINGPONG)
-                qk = _qk(q, q_regs, k_tiles[slot], Q_REG_COLS)
-                _issued(cid, PINGPONG)
-                qk = tlx.async_dot_wait(0, qk)
-                tlx.barrier_arrive(k_empties[slot])
-                if LATE_HANDBACK and tile_count > 0:
-                    # The previous tile's O store has had this QK^T's time to
-                    # read O: only now wait for it, and hand its buffer back
-                    # (a Q buffer for the tile after this one, or a V slot).
-                    tlx.async_descriptor_store_wait(0)
-                    if O_OVER_V:
-                        tlx.barrier_arrive(v_empties[(kv_count + v_shift - O_ENTRIES + cid) % V_STAGES])
-                    else:
-                        tlx.barrier_arrive(q_empties[cid * Q_BUFFERS + (tile_count - 1) % Q_BUFFERS])
-                first = _block_start(lo, lo, hi, BLOCK_M, DIAG_FIRST)
-                if DIAG_FIRST or (CAUSAL and first >= diagonal):
-                    p, m_i, l_i, alpha = _online_softmax(qk, m_i, l_i, qk_scale, offs_m, first, BLOCK_N, True)
-                else:
-                    p, m_i, l_i, alpha = _online_softmax(qk, m_i, l_i, qk_scale, offs_m, first, BLOCK_N, False)
-                kv_count += 1
-
-                # block j: QK^T(j) runs while PV(j - 1) is issued
-                if DIAG_FIRST:
-                    for i in tl.static_range(1, BLOCK_M // BLOCK_N):  # the diagonal's other blocks
-                        kv_start = _block_start(lo + i * BLOCK_N, lo, hi, BLOCK_M, DIAG_FIRST)
-                        acc, p, m_i, l_i = _kv_step(kv_count, v_shift, kv_start, q, k_tiles, v_tiles, k_fulls,
-                                                    k_empties, v_fulls, v_empties, acc, p, m_i, l_i, qk_scale, offs_m,
-                                                    diagonal, cid, K_STAGES, V_STAGES, BLOCK_N, "all", PINGPONG, q_regs,
-                                                    Q_REG_COLS)
-                        kv_count += 1
-                    for kv_pos in range(lo + BLOCK_M, hi, BLOCK_N):  # the blocks left of it: no mask
-                        kv_start = _block_start(kv_pos, lo, hi, BLOCK_M, DIAG_FIRST)
-                        acc, p, m_i, l_i = _kv_step(kv_count, v_shift, kv_start, q, k_tiles, v_tiles, k_fulls,
-                                                    k_empties, v_fulls, v_empties, acc, p, m_i, l_i, qk_scale, offs_m,
-                                                    diagonal, cid, K_STAGES, V_STAGES, BLOCK_N, "none", PINGPONG,
-                                                    q_regs, Q_REG_COLS)
-                        kv_count += 1
-                else:
-                    for kv_pos in range(lo + BLOCK_N, hi, BLOCK_N):
-                        kv_start = _block_start(kv_pos, lo, hi, BLOCK_M, DIAG_FIRST)
-                        acc, p, m_i, l_i = _kv_step(kv_count, v_shift, kv_start, q, k_tiles, v_tiles, k_fulls,
-                                                    k_empties, v_fulls, v_empties, acc, p, m_i, l_i, qk_scale, offs_m,
-                                                    diagonal, cid, K_STAGES, V_STAGES, BLOCK_N,
-                                                    "diagonal" if CAUSAL else "none", PINGPONG, q_regs,
-                                                    Q_REG_COLS)
-                        kv_count += 1
-                if O_OVER_V:
-                    tlx.barrier_arrive(q_empties[qb])  # its last QK^T is done: the next Q can load
-
-                # the last block's PV
-                v_slot, v_phase = _ring(kv_count - 1 + v_shift, V_STAGES)
-                tlx.barrier_wait(v_fulls[v_slot], v_phase)
-                acc = tlx.async_dot(p.to(dtype), v_tiles[v_slot], acc)
-                acc = tlx.async_dot_wait(0, acc)
-                tlx.barrier_arrive(v_empties[v_slot])
-                if not ALIAS:
-                    tlx.barrier_arrive(q_empties[qb])  # the next Q can load while O is stored
-
-                # epilogue: O (and the log-sum-exp, natural log) of this consumer's rows
-                tl.store(lse_ptr + off_hz * N_CTX + offs_m, (m_i + tl.math.log2(l_i)) * 0.6931471805599453)
-                o = (acc / l_i[:, None]).to(dtype)
-                if O_OVER_V:
-                    o_slot, o_phase = _ring(kv_count + v_shift + cid, V_STAGES)
-                    tlx.barrier_wait(v_fulls[o_slot], o_phase)  # the producer has handed the slot over
-                    o_tile = o_tiles[o_slot]
-                elif O_OVER_Q:
-                    o_tile = o_tiles[qb]  # over this tile's Q, which no wgmma reads any more
-                else:
-                    tlx.async_descriptor_store_wait(0)  # the previous tile's store has read o_tiles[cid]
-                    o_tile = o_tiles[cid]
-                tlx.local_store(o_tile, o)
-                tlx.fence_async_shared()
-                tlx.async_descriptor_store(desc_o, o_tile, [row0 + start_m * BLOCK_M + cid * BM_HALF, 0])
-                if O_OVER_V:
-                    other_slot, other_phase = _ring(kv_count + v_shift + 1 - cid, V_STAGES)
-                    tlx.barrier_wait(v_fulls[other_slot], other_phase)
-                    tlx.barrier_arrive(v_empties[other_slot])  # the other consumer's O entry
-                    if not LATE_HANDBACK:
-                        tlx.async_descriptor_store_wait(0)
-                        tlx.barrier_arrive(v_empties[o_slot])
-                if O_OVER_Q and not LATE_HANDBACK:
-                    tlx.async_descriptor_store_wait(0)  # the store has read O: Q's storage goes back
-                    tlx.barrier_arrive(q_empties[qb])
-            if not ALIAS or LATE_HANDBACK:
-                tlx.async_descriptor_store_wait(0)
+            _attend(cid, sm_scale, my_tiles, pid, nprogs, num_pid_m, N_CTX, q_tiles, q_fulls, k_fulls, k_tiles,
+                    k_empties, v_tiles, v_fulls, v_empties, lse_ptr, o_tiles, desc_o, q_empties, HEAD_DIM, BLOCK_M,
+                    BLOCK_N, K_STAGES, V_STAGES, Q_BUFFERS, CAUSAL, CAUSAL_PAIRS, ALIAS, DIAG_FIRST, O_OVER_Q,
+                    O_OVER_V, O_ENTRIES, LATE_Q_HANDBACK, PINGPONG, Q_REG_COLS, NUM_MMA_GROUPS, dtype)
 
 
 def default_config(head_dim, alias=True):

@@ -50,6 +50,121 @@ def _ring_position(step, STAGES: tl.constexpr):
 
 
 @triton.jit
+def _load_operands(a_desc, b_desc, a_ring, b_ring, full, empty, num_tiles, num_pid_m, num_pid_n, k_tiles,
+                   NUM_SMS: tl.constexpr, BM: tl.constexpr, BN: tl.constexpr, BK: tl.constexpr,
+                   GROUP_SIZE_M: tl.constexpr, STAGES: tl.constexpr, ALIAS: tl.constexpr, C_SPLIT: tl.constexpr,
+                   NUM_MMA_GROUPS: tl.constexpr, dtype: tl.constexpr):
+    """The producer: each tile's A and B tiles, one ring slot per k-step;
+    aliased, then the slots it lends to the C tiles."""
+    step = 0
+    for tile_id in range(tl.program_id(0), num_tiles, NUM_SMS):
+        pid_m, pid_n = _tile_coords(tile_id, num_pid_m, num_pid_n, GROUP_SIZE_M)
+        for k in range(k_tiles):
+            slot, phase = _ring_position(step, STAGES)
+            tlx.barrier_wait(tlx.local_view(empty, slot), phase ^ 1)
+            bar = tlx.local_view(full, slot)
+            tlx.barrier_expect_bytes(bar, (BM * BK + BK * BN) * tlx.size_of(dtype))
+            tlx.async_descriptor_load(a_desc, a_ring[slot], [pid_m * BM, k * BK], bar)
+            tlx.async_descriptor_load(b_desc, b_ring[slot], [k * BK, pid_n * BN], bar)
+            step += 1
+        if ALIAS:
+            for _ in tl.static_range(NUM_MMA_GROUPS // C_SPLIT):  # lend slots to the C tiles
+                slot, phase = _ring_position(step, STAGES)
+                tlx.barrier_wait(tlx.local_view(empty, slot), phase ^ 1)
+                tlx.barrier_arrive(tlx.local_view(full, slot))
+                step += 1
+
+
+@triton.jit
+def _multiply(a_ring, b_ring, full, empty, step, k_tiles, cid: tl.constexpr, BM_HALF: tl.constexpr,
+              BK: tl.constexpr, STAGES: tl.constexpr):
+    """Consumer cid's accumulator for one tile: its rows of A times B over
+    the k-steps, each slot released once the wgmma that read it is done.
+    Returns it and the next ring step."""
+    slot, phase = _ring_position(step, STAGES)
+    tlx.barrier_wait(tlx.local_view(full, slot), phase)
+    a_half = tlx.local_slice(a_ring[slot], [cid * BM_HALF, 0], [BM_HALF, BK])
+    acc = tlx.async_dot(a_half, b_ring[slot])
+    previous = slot
+    step += 1
+    for k in range(1, k_tiles):
+        slot, phase = _ring_position(step, STAGES)
+        tlx.barrier_wait(tlx.local_view(full, slot), phase)
+        a_half = tlx.local_slice(a_ring[slot], [cid * BM_HALF, 0], [BM_HALF, BK])
+        acc = tlx.async_dot(a_half, b_ring[slot], acc)
+        # The wgmma of step k - 1 is done: its slot can be refilled.
+        acc = tlx.async_dot_wait(1, acc)
+        tlx.barrier_arrive(tlx.local_view(empty, previous))
+        previous = slot
+        step += 1
+    acc = tlx.async_dot_wait(0, acc)
+    tlx.barrier_arrive(tlx.local_view(empty, previous))
+    return acc, step
+
+
+@triton.jit
+def _store_c(c, c_desc, c_tiles, full, empty, step, offsets, cid: tl.constexpr, BM_HALF: tl.constexpr,
+             BN: tl.constexpr, STAGES: tl.constexpr, ALIAS: tl.constexpr, C_SPLIT: tl.constexpr,
+             NUM_MMA_GROUPS: tl.constexpr):
+    """The epilogue: consumer cid's C tile through shared memory with TMA,
+    in the slot(s) the producer lent (aliased) or in its own C tile.
+    Returns the next ring step."""
+    if ALIAS and C_SPLIT == 2:  # one lent slot: this consumer's rows of it, left half, then right half
+        slot, phase = _ring_position(step, STAGES)
+        tlx.barrier_wait(tlx.local_view(full, slot), phase)  # lent: nobody reads it now
+        rows = tlx.local_slice(c_tiles[slot], [cid * BM_HALF, 0], [BM_HALF, BN // 2])
+        left, right = tl.split(tl.permute(tl.reshape(c, (BM_HALF, 2, BN // 2)), (0, 2, 1)))
+        tlx.local_store(rows, left)
+        tlx.fence_async_shared()
+        tlx.async_descriptor_store(c_desc, rows, offsets)
+        tlx.async_descriptor_store_wait(0)  # read: the right half may overwrite it
+        tlx.local_store(rows, right)
+        tlx.fence_async_shared()
+        tlx.async_descriptor_store(c_desc, rows, [offsets[0], offsets[1] + BN // 2])
+        tlx.async_descriptor_store_wait(0)
+        tlx.barrier_arrive(tlx.local_view(empty, slot))
+        step += 1
+    elif ALIAS:  # a lent slot per consumer: it stores through slot cid and releases the other's at once
+        for j in tl.static_range(NUM_MMA_GROUPS):
+            slot, phase = _ring_position(step, STAGES)
+            tlx.barrier_wait(tlx.local_view(full, slot), phase)  # lent: nobody reads it now
+            if j == cid:
+                tlx.local_store(c_tiles[slot], c)
+                tlx.fence_async_shared()
+                tlx.async_descriptor_store(c_desc, c_tiles[slot], offsets)
+                tlx.async_descriptor_store_wait(0)
+            tlx.barrier_arrive(tlx.local_view(empty, slot))
+            step += 1
+    else:
+        tlx.async_descriptor_store_wait(0)  # the previous tile's store has read c_tiles[cid]
+        tlx.local_store(c_tiles[cid], c)
+        tlx.fence_async_shared()
+        tlx.async_descriptor_store(c_desc, c_tiles[cid], offsets)
+    return step
+
+
+@triton.jit
+def _consume(a_ring, b_ring, c_tiles, full, empty, c_desc, num_tiles, num_pid_m, num_pid_n, k_tiles,
+             cid: tl.constexpr, NUM_SMS: tl.constexpr, BM: tl.constexpr, BN: tl.constexpr, BK: tl.constexpr,
+             GROUP_SIZE_M: tl.constexpr, STAGES: tl.constexpr, ALIAS: tl.constexpr, C_SPLIT: tl.constexpr,
+             NUM_MMA_GROUPS: tl.constexpr, dtype: tl.constexpr):
+    """Consumer cid: rows [cid * BM/2, (cid + 1) * BM/2) of each of its
+    program's tiles, multiplied and stored."""
+    BM_HALF: tl.constexpr = BM // NUM_MMA_GROUPS
+    step = 0
+    for tile_id in range(tl.program_id(0), num_tiles, NUM_SMS):
+        pid_m, pid_n = _tile_coords(tile_id, num_pid_m, num_pid_n, GROUP_SIZE_M)
+        acc, step = _multiply(a_ring, b_ring, full, empty, step, k_tiles, cid, BM_HALF, BK, STAGES)
+
+        c = acc.to(dtype)
+        offsets = [pid_m * BM + cid * BM_HALF, pid_n * BN]
+        step = _store_c(c, c_desc, c_tiles, full, empty, step, offsets, cid, BM_HALF, BN, STAGES, ALIAS, C_SPLIT,
+                        NUM_MMA_GROUPS)
+    if not ALIAS:
+        tlx.async_descriptor_store_wait(0)
+
+
+@triton.jit
 def gemm_ws_persistent_kernel(a_desc, b_desc, c_desc, M, N, K, NUM_SMS: tl.constexpr, BM: tl.constexpr,
                               BN: tl.constexpr, BK: tl.constexpr, GROUP_SIZE_M: tl.constexpr,
                               STAGES: tl.constexpr, ALIAS: tl.constexpr, C_SPLIT: tl.constexpr = 2):
@@ -82,83 +197,12 @@ def gemm_ws_persistent_kernel(a_desc, b_desc, c_desc, M, N, K, NUM_SMS: tl.const
 
     with tlx.async_tasks():
         with tlx.async_task("default"):  # producer
-            step = 0
-            for tile_id in range(tl.program_id(0), num_tiles, NUM_SMS):
-                pid_m, pid_n = _tile_coords(tile_id, num_pid_m, num_pid_n, GROUP_SIZE_M)
-                for k in range(k_tiles):
-                    slot, phase = _ring_position(step, STAGES)
-                    tlx.barrier_wait(tlx.local_view(empty, slot), phase ^ 1)
-                    bar = tlx.local_view(full, slot)
-                    tlx.barrier_expect_bytes(bar, (BM * BK + BK * BN) * tlx.size_of(dtype))
-                    tlx.async_descriptor_load(a_desc, a_ring[slot], [pid_m * BM, k * BK], bar)
-                    tlx.async_descriptor_load(b_desc, b_ring[slot], [k * BK, pid_n * BN], bar)
-                    step += 1
-                if ALIAS:
-                    for _ in tl.static_range(NUM_MMA_GROUPS // C_SPLIT):  # lend slots to the C tiles
-                        slot, phase = _ring_position(step, STAGES)
-                        tlx.barrier_wait(tlx.local_view(empty, slot), phase ^ 1)
-                        tlx.barrier_arrive(tlx.local_view(full, slot))
-                        step += 1
-
+            _load_operands(a_desc, b_desc, a_ring, b_ring, full, empty, num_tiles, num_pid_m, num_pid_n, k_tiles,
+                           NUM_SMS, BM, BN, BK, GROUP_SIZE_M, STAGES, ALIAS, C_SPLIT, NUM_MMA_GROUPS, dtype)
         with tlx.async_task(num_warps=4, registers=232, replicate=NUM_MMA_GROUPS):  # consumers
             cid: tl.constexpr = tlx.async_task_replica_id()
-            step = 0
-            for tile_id in range(tl.program_id(0), num_tiles, NUM_SMS):
-                pid_m, pid_n = _tile_coords(tile_id, num_pid_m, num_pid_n, GROUP_SIZE_M)
-                slot, phase = _ring_position(step, STAGES)
-                tlx.barrier_wait(tlx.local_view(full, slot), phase)
-                a_half = tlx.local_slice(a_ring[slot], [cid * BM_HALF, 0], [BM_HALF, BK])
-                acc = tlx.async_dot(a_half, b_ring[slot])
-                previous = slot
-                step += 1
-                for k in range(1, k_tiles):
-                    slot, phase = _ring_position(step, STAGES)
-                    tlx.barrier_wait(tlx.local_view(full, slot), phase)
-                    a_half = tlx.local_slice(a_ring[slot], [cid * BM_HALF, 0], [BM_HALF, BK])
-                    acc = tlx.async_dot(a_half, b_ring[slot], acc)
-                    # The wgmma of step k - 1 is done: its slot can be refilled.
-                    acc = tlx.async_dot_wait(1, acc)
-                    tlx.barrier_arrive(tlx.local_view(empty, previous))
-                    previous = slot
-                    step += 1
-                acc = tlx.async_dot_wait(0, acc)
-                tlx.barrier_arrive(tlx.local_view(empty, previous))
-
-                c = acc.to(dtype)
-                offsets = [pid_m * BM + cid * BM_HALF, pid_n * BN]
-                if ALIAS and C_SPLIT == 2:
-                    slot, phase = _ring_position(step, STAGES)
-                    tlx.barrier_wait(tlx.local_view(full, slot), phase)  # lent: nobody reads it now
-                    rows = tlx.local_slice(c_tiles[slot], [cid * BM_HALF, 0], [BM_HALF, BN // 2])
-                    left, right = tl.split(tl.permute(tl.reshape(c, (BM_HALF, 2, BN // 2)), (0, 2, 1)))
-                    tlx.local_store(rows, left)
-                    tlx.fence_async_shared()
-                    tlx.async_descriptor_store(c_desc, rows, offsets)
-                    tlx.async_descriptor_store_wait(0)  # read: the right half may overwrite it
-                    tlx.local_store(rows, right)
-                    tlx.fence_async_shared()
-                    tlx.async_descriptor_store(c_desc, rows, [offsets[0], offsets[1] + BN // 2])
-                    tlx.async_descriptor_store_wait(0)
-                    tlx.barrier_arrive(tlx.local_view(empty, slot))
-                    step += 1
-                elif ALIAS:
-                    for j in tl.static_range(NUM_MMA_GROUPS):
-                        slot, phase = _ring_position(step, STAGES)
-                        tlx.barrier_wait(tlx.local_view(full, slot), phase)  # lent: nobody reads it now
-                        if j == cid:
-                            tlx.local_store(c_tiles[slot], c)
-                            tlx.fence_async_shared()
-                            tlx.async_descriptor_store(c_desc, c_tiles[slot], offsets)
-                            tlx.async_descriptor_store_wait(0)
-                        tlx.barrier_arrive(tlx.local_view(empty, slot))
-                        step += 1
-                else:
-                    tlx.async_descriptor_store_wait(0)  # the previous tile's store has read c_tiles[cid]
-                    tlx.local_store(c_tiles[cid], c)
-                    tlx.fence_async_shared()
-                    tlx.async_descriptor_store(c_desc, c_tiles[cid], offsets)
-            if not ALIAS:
-                tlx.async_descriptor_store_wait(0)
+            _consume(a_ring, b_ring, c_tiles, full, empty, c_desc, num_tiles, num_pid_m, num_pid_n, k_tiles, cid,
+                     NUM_SMS, BM, BN, BK, GROUP_SIZE_M, STAGES, ALIAS, C_SPLIT, NUM_MMA_GROUPS, dtype)
 
 
 def smem_bytes(BM, BN, BK, STAGES, ALIAS, itemsize=2):
