@@ -41,7 +41,8 @@ def compile_seconds(fn, hazards, repeat):
 
 
 def pass_seconds(kernel, runs=9):
-    from tlx_alias import _hazards, _pipeline
+    from tlx_alias import _hazards
+    from tlx_alias._triton import passes as _pipeline
     module, context = _pipeline.parse_module(kernel.asm["ttgir"])
     times = []
     for _ in range(runs):

@@ -13,11 +13,11 @@ import sys
 import time
 
 import tlx_alias
-from tlx_alias import _pipeline
+from tlx_alias._triton import passes as _pipeline
 
 import triton
 import triton.language as tl
-from tlx_alias._plugin_api import plugin_passes
+from tlx_alias._triton.plugin import plugin_passes
 from triton.backends.compiler import GPUTarget
 
 sys.path.insert(0, os.path.join(os.path.dirname(__file__), "..", "test", "python"))

@@ -58,7 +58,7 @@ def _register():
         return
     os.environ[versions.RUNNING_TRITON_ENV] = running
     if versions.PLUGIN_API.get(running) != "TRITON_PLUGIN_PATHS":
-        return  # triton 3.9 takes the plugin after its import (tlx_alias._plugin_api)
+        return  # triton 3.9 takes the plugin after its import (tlx_alias._triton.plugin)
     paths = [p for p in os.environ.get("TRITON_PLUGIN_PATHS", "").split(":") if p]
     if plugin not in paths:
         os.environ["TRITON_PLUGIN_PATHS"] = ":".join(paths + [plugin])

@@ -17,11 +17,32 @@ API:
         spec.set_buffer_overlap(tlx.reuse_group(a, b, group_type=tlx.reuse_group_type.shared))
         tlx.local_store(a[0], x)
         y = tlx.local_load(a[0])
-"""
-from ._plugin import PluginLoadError, TritonVersionError, plugin_path, register_plugin, report_in_one_line
-from ._triton_version import SERVED_TRITON, SUPPORTED_TRITON
 
-__version__ = "0.1.0"
+The package, by layer (each imports only the ones below it; no circle):
+
+  public builtins   mem_ops, views, barriers, tma, mma, utility, prefetch,
+                    warp_ops, warp_specialize (async_tasks), warp_spec,
+                    layouts, memory_map, memory_map_svg, opt (tlx-opt):
+                    TLX-named, they unwrap their arguments and delegate to
+  _semantic/        the semantic layer: each op's checks and IR building
+                    (TLXSemantic, in Gluon's shape)
+  types             the values kernels hold (buffered_tensor, mbarrier,
+                    storage_alias_spec, reuse_group, async_token)
+  _compile_state    what the compile in this thread is tracing (the warps
+                    running the code, the async_task replica)
+  _hazards          tlx-check-hazards on a kernel's TTGIR, as warnings
+  _triton/          everything that touches triton's internals: plugin
+                    loading, pass managers and stage hooks, the code
+                    generator's `with` visitor, IR building, tensor-memory
+                    details by version; `_triton.install()` patches triton
+                    through one wrapper (_triton/patching.py)
+  _triton_version   the proven tritons (stdlib only: read by path by the
+                    build and the start-up hook), _version
+  _C, _opt          the compiled shim and the tlx-opt driver
+"""
+from ._triton.plugin import PluginLoadError, TritonVersionError, plugin_path, register_plugin, report_in_one_line
+from ._triton_version import SERVED_TRITON, SUPPORTED_TRITON
+from ._version import __version__
 
 try:
     register_plugin()
@@ -30,7 +51,7 @@ except PluginLoadError:
     raise
 
 # Everything below needs the plugin registered.
-from . import _pipeline  # noqa: E402
+from . import _triton  # noqa: E402
 from ._hazards import AliasHazardWarning  # noqa: E402
 from .layouts import (encoding, nv_mma_shared_layout, swizzled_shared_layout,  # noqa: E402
                       tensor_memory_layout)
@@ -48,11 +69,10 @@ from .prefetch import prefetch  # noqa: E402
 from .utility import clock64, cluster_cta_rank, cluster_size_1d, dtype_of, size_of, thread_id  # noqa: E402
 from .views import local_reinterpret, local_slice, local_trans  # noqa: E402
 from .warp_ops import vote_ballot_sync  # noqa: E402
-from .warp_specialize import async_task, async_task_replica_id, async_tasks  # noqa: E402
-from . import warp_spec, warp_specialize as _warp_specialize  # noqa: E402
+from .warp_specialize import async_task, async_task_replica_id, async_tasks, visit_async_tasks  # noqa: E402
+from . import warp_spec  # noqa: E402
 
-_stages_hook = _pipeline.install()
-_warp_specialize.install()
+_stages_hook = _triton.install(with_visitors=[(async_tasks, visit_async_tasks)])
 
 __all__ = [
     "AliasHazardWarning",

@@ -7,10 +7,8 @@ import os
 import re
 import warnings
 
-from triton._C.libtriton import ir
-
-from . import _opt
-from ._plugin_api import plugin_passes
+from ._triton.passes import run_reporting
+from ._triton.plugin import plugin_passes
 
 
 class AliasHazardWarning(UserWarning):
@@ -28,9 +26,7 @@ def mode():
 
 def findings(module, context=None):
     """[(file, line, message)] of tlx-check-hazards on an ir.module."""
-    pm = ir.pass_manager(context if context is not None else module.context)
-    plugin_passes.tlx_check_hazards(pm, [])
-    reported = _opt.run_passes(pm, module)
+    reported = run_reporting(module, lambda pm: plugin_passes.tlx_check_hazards(pm, []), context)
     found = []
     for line in reported.splitlines():
         match = _FINDING.match(line)

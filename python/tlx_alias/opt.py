@@ -49,8 +49,8 @@ def _parser():
 
 
 def _version():
-    from . import __version__
     from ._triton_version import SERVED_TRITON
+    from ._version import __version__
 
     return f"tlx-opt (tlx-alias {__version__}, for triton {' or '.join(SERVED_TRITON)})"
 
@@ -112,9 +112,8 @@ def _main(argv):
         print(_version())
         return 0
     import tlx_alias  # registers the plugin before triton is imported
-    from triton._C.libtriton import ir
-
     from tlx_alias import _opt
+    from tlx_alias._triton.passes import new_context
 
     _opt.register_plugin_passes(tlx_alias.plugin_path())
     if args.help:
@@ -147,8 +146,7 @@ def _main(argv):
     text, name = _read_input(args.input)
     output = None if args.verify_diagnostics else _open_output(args.output)
 
-    context = ir.context()
-    ir.load_dialects(context)
+    context = new_context()
     ok, printed, diagnostics = _opt.run(context, text, name, pipeline, args.split_input_file,
                                         args.verify_diagnostics, args.mlir_print_op_generic,
                                         args.mlir_print_debuginfo)
@@ -186,7 +184,7 @@ def _write_memory_map_svg(jsonl_path, svg_output, svg_path, ok):
 
 def main(argv=None):
     # (A triton tlx_alias cannot load into fails `import tlx_alias.opt` itself,
-    # in one line too: see tlx_alias._plugin.PluginLoadError.)
+    # in one line too: see tlx_alias._triton.plugin.PluginLoadError.)
     try:
         return _main(sys.argv[1:] if argv is None else argv)
     except UsageError as error:

@@ -1,11 +1,11 @@
 """Cache prefetch hints of TLX's API (pointer-based; no data comes back and
 nothing waits for them)."""
-import triton.language as tl
 from triton.language import core as tl_core
 
-from ._semantic_checks import predicate_i32
+from ._semantic import tlx
+from ._semantic.misc import PREFETCH_LEVELS as LEVELS  # noqa: F401 (kept public here)
 
-LEVELS = ("L1", "L2")
+_unwrap = tl_core._unwrap_if_constexpr
 
 
 @tl_core.builtin
@@ -17,26 +17,4 @@ def prefetch(pointer, level="L2", mask=None, tensormap=False, _semantic=None):
     tensormap=True instead prefetches the TMA descriptor (a tensormap in
     global memory, e.g. one a kernel built) that `pointer` points to
     (prefetch.tensormap), ahead of the TMA copies that will read it."""
-    level = tl_core._unwrap_if_constexpr(level)
-    tensormap = tl_core._unwrap_if_constexpr(tensormap)
-    ptr = _semantic.to_tensor(tl_core._unwrap_if_constexpr(pointer))
-    if not ptr.dtype.is_ptr():
-        raise TypeError(f"prefetch expects a pointer or a tensor of pointers, got {ptr.dtype}")
-    if tensormap:
-        if mask is not None:
-            raise ValueError("prefetch: tensormap=True takes no mask (it prefetches one descriptor)")
-        if ptr.type.is_block():
-            raise ValueError(f"prefetch: tensormap=True expects a scalar pointer to one descriptor, got {ptr.type}")
-        return tl_core.inline_asm_elementwise("prefetch.tensormap [$1];\n\tmov.u32 $0, 0;", "=r,l", [ptr],
-                                              tl.int32, False, 1, _semantic=_semantic)
-    if level not in LEVELS:
-        raise ValueError(f"prefetch: level must be 'L1' or 'L2', got {level!r}")
-    instruction = f"prefetch.global.{level} [$1];"
-    if mask is None:
-        return tl_core.inline_asm_elementwise(f"{instruction}\n\tmov.u32 $0, 0;", "=r,l", [ptr], tl.int32, False,
-                                              1, _semantic=_semantic)
-    keep = predicate_i32(mask, "prefetch's mask", _semantic)
-    ptr, keep = _semantic.broadcast_impl_value(ptr, keep)
-    asm = ("{\n\t.reg .pred keep;\n\tsetp.ne.b32 keep, $2, 0;\n"
-           f"\t@keep {instruction}\n\t}}\n\tmov.u32 $0, 0;")
-    return tl_core.inline_asm_elementwise(asm, "=r,l,r", [ptr, keep], tl.int32, False, 1, _semantic=_semantic)
+    return tlx(_semantic).prefetch(_unwrap(pointer), _unwrap(level), mask, _unwrap(tensormap))

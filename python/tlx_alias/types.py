@@ -3,6 +3,11 @@
 `storage_alias_spec` and `reuse_group` are classes that kernels construct
 directly (they are triton builtins, so the constructor receives the
 compiler's `_semantic`); `buffered_tensor` comes from `local_alloc`.
+
+The semantic layer (tlx_alias._semantic) checks and builds these values and
+imports this module; their few kernel-facing methods reach it back through
+`_semantic_layer`, which it sets when imported (Gluon's values reach
+GluonSemantic through the `_semantic` argument; here that is triton's own).
 """
 import enum
 import inspect
@@ -11,7 +16,12 @@ import math
 import triton.language as tl
 from triton.language import core as tl_core
 
-from . import _ir
+_semantic_layer = None  # tlx_alias._semantic.TLXSemantic
+
+
+def use_semantic_layer(layer):
+    global _semantic_layer
+    _semantic_layer = layer
 
 
 class storage_kind(enum.Enum):
@@ -138,8 +148,7 @@ class buffered_tensor(handle_value):
 
     @tl_core.builtin
     def __getitem__(self, index, _semantic=None):
-        from .mem_ops import local_view
-        return local_view(self, index, _semantic=_semantic)
+        return _semantic_layer(_semantic).local_view(self, index)
 
     def __repr__(self):
         count = f"{self.num} x " if self.num is not None else ""
@@ -176,6 +185,11 @@ class mbarrier(buffered_tensor):
         return f"mbarrier({count}{'warp ' if self.is_warp_barrier else ''}barrier)"
 
 
+def tensor_text(dtype, shape):
+    """`tensor<shape x dtype>`"""
+    return f"tensor<{'x'.join(map(str, shape))}x{_element_text(dtype)}>"
+
+
 def _element_text(dtype):
     if dtype.is_ptr():
         return f"!tt.ptr<{_element_text(dtype.element_ty)}>"
@@ -196,33 +210,15 @@ class storage_alias_spec(handle_value):
 
     def __init__(self, storage=storage_kind.smem, buffer_size_bytes=None, _semantic=None,
                  _handle=None):
-        storage = tl.core._unwrap_if_constexpr(storage)
-        if not isinstance(storage, storage_kind):
-            raise ValueError(f"storage must be a tlx.storage_kind, got {type(storage).__name__}")
-        if storage == storage_kind.smemCluster:
-            raise ValueError("smemCluster storage is not supported for storage_alias_spec")
-        if buffer_size_bytes is not None:
-            if isinstance(buffer_size_bytes, tl.constexpr):
-                buffer_size_bytes = buffer_size_bytes.value
-            elif not isinstance(buffer_size_bytes, int):
-                raise ValueError("buffer_size_bytes must be a compile-time constant")
-            if not isinstance(buffer_size_bytes, int) or isinstance(buffer_size_bytes, bool):
-                raise ValueError(f"buffer_size_bytes must be an integer, got {buffer_size_bytes!r}")
-            if buffer_size_bytes <= 0:
-                raise ValueError(f"buffer_size_bytes must be positive, got {buffer_size_bytes}")
+        storage, buffer_size_bytes = _semantic_layer.storage_alias_spec_arguments(
+            tl.core._unwrap_if_constexpr(storage), buffer_size_bytes)
         self._storage = storage
         self._buffer_size_bytes = buffer_size_bytes
         self._overlap_set = False
         if _handle is None:
             if _semantic is None:
                 raise ValueError("storage_alias_spec must be created inside a @triton.jit kernel")
-            type_size = f", {buffer_size_bytes}" if buffer_size_bytes is not None else ""
-            attrs = {"storage": _ir.enum_attr("StorageKind", storage.value)}
-            if buffer_size_bytes is not None:
-                attrs["buffer_size_bytes"] = f"{buffer_size_bytes} : i64"
-            (_handle, ) = _ir.create_op(_semantic.builder, "tlx.storage_alias_spec",
-                                        result_types=[f"!tlx.storage_alias_spec<{storage.value}{type_size}>"],
-                                        attributes=attrs)
+            _handle = _semantic_layer(_semantic).storage_alias_spec(storage, buffer_size_bytes)
         self.handle = _handle
         self.type = _handle_type(self)
 
@@ -245,8 +241,7 @@ class storage_alias_spec(handle_value):
     @tl_core.builtin
     def set_buffer_overlap(self, overlap_def, _semantic=None):
         """Lays out this spec's allocations by a reuse_group tree."""
-        from .mem_ops import set_buffer_overlap
-        return set_buffer_overlap(self, overlap_def, _semantic=_semantic)
+        return _semantic_layer(_semantic).set_buffer_overlap(self, tl_core._unwrap_if_constexpr(overlap_def))
 
     def __repr__(self):
         size = f", size={self._buffer_size_bytes}" if self._buffer_size_bytes else ""
@@ -272,26 +267,7 @@ class reuse_group(tl_core.base_value):
         args = tuple(tl.core._unwrap_if_constexpr(a) for a in args)
         group_type = tl.core._unwrap_if_constexpr(group_type)
         group_size = tl.core._unwrap_if_constexpr(group_size)
-        if isinstance(group_size, bool) or not isinstance(group_size, int) or group_size < 1:
-            raise ValueError(f"group_size must be a positive integer, got {group_size!r}")
-        # Accept TLX's older spelling with the spec as the first element.
-        owner = None
-        if args and isinstance(args[0], storage_alias_spec):
-            owner, args = args[0], args[1:]
-        if not isinstance(group_type, reuse_group_type):
-            raise TypeError(f"group_type must be a tlx.reuse_group_type, got {type(group_type).__name__}")
-        if not args:
-            raise ValueError("reuse_group needs at least one element")
-        for i, arg in enumerate(args):
-            if isinstance(arg, reuse_group):
-                if arg.group_type == group_type and arg.group_size == 1:
-                    raise ValueError(f"nested reuse_group (element {i}) has the same group_type "
-                                     f"({group_type.value}) as its parent; nested groups must "
-                                     f"alternate between shared and distinct (or subtile, with "
-                                     f"group_size > 1)")
-            elif not isinstance(arg, buffered_tensor):
-                raise TypeError(f"reuse_group elements must be buffered_tensor or reuse_group, "
-                                f"got {type(arg).__name__} (element {i})")
+        owner, args = _semantic_layer.reuse_group_arguments(args, group_type, group_size)
         self._args = args
         self._group_type = group_type
         self._group_size = group_size
@@ -326,3 +302,17 @@ class reuse_group(tl_core.base_value):
     def __repr__(self):
         size = f", group_size={self._group_size}" if self._group_size != 1 else ""
         return f"reuse_group({', '.join(map(repr, self._args))}, group_type={self._group_type.value}{size})"
+
+
+class async_token(handle_value):
+    """Completion token of asynchronous copies (`!ttg.async.token`)."""
+
+    def __init__(self, handle):
+        self.handle = handle
+        self.type = _handle_type(self)
+
+    def _type_key(self):
+        return ("async_token", )
+
+    def _with_handle(self, handle):
+        return async_token(handle)

@@ -1,8 +1,7 @@
 """Warp-level collectives of TLX's API."""
-import triton.language as tl
 from triton.language import core as tl_core
 
-from ._semantic_checks import constexpr_int, predicate_i32
+from ._semantic import tlx
 
 
 @tl_core.builtin
@@ -13,10 +12,4 @@ def vote_ballot_sync(mask, pred, _semantic=None):
     int32) or a tensor (one ballot per element a thread holds, in the order
     every thread holds them: an int32 tensor of its shape). Every lane in
     `mask` must reach the call with the same mask."""
-    mask = constexpr_int(mask, "vote_ballot_sync's mask", minimum=1)
-    if mask > 0xFFFFFFFF:
-        raise ValueError(f"vote_ballot_sync's mask is a 32-bit lane mask, got {mask:#x}")
-    value = predicate_i32(pred, "vote_ballot_sync", _semantic)
-    asm = ("{\n\t.reg .pred voted;\n\tsetp.ne.b32 voted, $1, 0;\n"
-           f"\tvote.sync.ballot.b32 $0, voted, {mask:#x};\n\t}}")
-    return tl_core.inline_asm_elementwise(asm, "=r,r", [value], tl.int32, False, 1, _semantic=_semantic)
+    return tlx(_semantic).vote_ballot_sync(mask, pred)

@@ -16,9 +16,9 @@ import re
 from hypothesis import event, given
 
 import tlx_alias  # noqa: F401
-from tlx_alias import _pipeline
+from tlx_alias._triton import passes as _pipeline
 from test_layout_properties import SETTINGS, buffer_addresses, may_overlap, paths, smem_leaves, tmem_leaves, trees
-from tlx_alias._plugin_api import plugin_passes
+from tlx_alias._triton.plugin import plugin_passes
 from ttgir_builder import TMEM_COLUMNS, build_module, ideal_size, leaves_of, paddings_of
 
 SHARED_STORAGE = re.compile(r"ttg.local_alloc \{alignment = \d+ : i32\} : \(\) -> !ttg.memdesc<(\d+)x(\d+)xi8")

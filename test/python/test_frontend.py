@@ -388,7 +388,8 @@ def test_legacy_reuse_warning_is_shown_at_the_kernels_line(tmp_path):
 def test_python_enums_spell_the_dialects_cases():
     # Python spells attributes from the plugin's TableGen enums (TLXEnums.td),
     # never from lists of its own: every Python case exists there, by name.
-    from tlx_alias import _C, _ir
+    from tlx_alias import _C
+    from tlx_alias._triton import ir as _ir
     cases = _C.enum_cases()
     assert {kind.value for kind in tlx.storage_kind} <= set(cases["StorageKind"])
     assert {kind.value for kind in tlx.reuse_group_type} == set(cases["ReuseGroupKind"])

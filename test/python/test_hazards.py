@@ -7,7 +7,8 @@ import warnings
 import pytest
 
 import tlx_alias as tlx
-from tlx_alias import _hazards, _pipeline
+from tlx_alias import _hazards
+from tlx_alias._triton import passes as _pipeline
 
 from test_hopper_compile import D64, compile_for_sm90, hk
 

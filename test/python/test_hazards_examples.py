@@ -9,7 +9,8 @@ import pytest
 import triton
 from triton.backends.compiler import GPUTarget
 
-from tlx_alias import _hazards, _pipeline
+from tlx_alias import _hazards
+from tlx_alias._triton import passes as _pipeline
 
 EXAMPLES = os.path.join(os.path.dirname(__file__), "..", "..", "examples")
 sys.path.insert(0, EXAMPLES)

@@ -33,7 +33,8 @@ import pytest
 import peer_tutorials
 from mutation_tally import UNCLASSIFIED, Tally, remove, sync_ops
 from peer_mutation_classes import CLASSES
-from tlx_alias import _hazards, _pipeline
+from tlx_alias import _hazards
+from tlx_alias._triton import passes as _pipeline
 
 SYNC = re.compile(r"^\s*(?:%\S+ = )?(ttng\.wait_barrier|ttng\.arrive_barrier|ttg\.async_wait|"
                   r"ttng\.warp_group_dot_wait|ttng\.async_tma_store_wait|ttng\.fence_async_shared|"

@@ -314,7 +314,8 @@ def test_flash_attention_rings_of_their_own_depth(monkeypatch, tmp_path):
     keep their own phases, with and without ping-pong, and the hazard
     analysis finds nothing in either."""
     import hopper_flash_attention as fa
-    from tlx_alias import _hazards, _pipeline
+    from tlx_alias import _hazards
+    from tlx_alias._triton import passes as _pipeline
 
     monkeypatch.setenv("TRITON_CACHE_DIR", str(tmp_path))  # compile afresh: the pass runs
     monkeypatch.setenv("TLX_ALIAS_HAZARDS", "error")

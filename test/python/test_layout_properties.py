@@ -33,8 +33,8 @@ from hypothesis import strategies as st
 
 import tlx_alias  # noqa: F401
 from conftest import packed_views_verify
-from tlx_alias import _pipeline
-from tlx_alias._plugin_api import plugin_passes
+from tlx_alias._triton import passes as _pipeline
+from tlx_alias._triton.plugin import plugin_passes
 from ttgir_builder import (DTYPE_BITS, TMEM_COLUMN_BYTES, TMEM_COLUMNS, TMEM_PREFIX, Leaf, align_to, build_module,
                            buffers_per_index, ideal_size, kind_and_size, leaves_of, node_size, num_indices, nvmma,
                            padded, paddings_of, tmem_columns, tmem_encoding)

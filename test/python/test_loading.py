@@ -196,8 +196,8 @@ def test_bad_pass_options_from_python_are_an_error_of_the_run_not_a_crash():
     # that reports the options' problem when the pass manager runs.
     proc = run_python(textwrap.dedent("""
         import tlx_alias
-        from tlx_alias import _pipeline
-        from tlx_alias._plugin_api import plugin_passes
+        from tlx_alias._triton import passes as _pipeline
+        from tlx_alias._triton.plugin import plugin_passes
         module, context = _pipeline.parse_module("module {}")
         try:
             _pipeline.run_passes(module, lambda pm: plugin_passes.tlx_lower(pm, ["bogus=1"]), "tlx-lower",

@@ -9,7 +9,7 @@ import pytest
 
 import tlx_alias  # noqa: F401  (registers the plugin)
 from conftest import PADDED_REFUSED, packed_views_verify
-from tlx_alias import _pipeline
+from tlx_alias._triton import passes as _pipeline
 from triton._C.libtriton import ir, nvidia
 
 HEADER = ('module attributes {"ttg.num-warps" = 4 : i32, "ttg.num-ctas" = 1 : i32, '

@@ -11,7 +11,7 @@ import pytest
 
 import tlx_alias  # noqa: F401  (registers the plugin)
 import triton
-from tlx_alias import _pipeline
+from tlx_alias._triton import passes as _pipeline
 from triton._C.libtriton import ir, nvidia
 from triton.backends.compiler import GPUTarget
 

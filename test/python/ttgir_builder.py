@@ -66,7 +66,7 @@ def tmem_columns(shape, dtype, encoding):
     (a second allocation, live beside it, starts right after it), or None if
     triton rejects the type. The test's oracle for tensor memory: independent
     of tlx_alias's own count."""
-    from tlx_alias import _pipeline
+    from tlx_alias._triton import passes as _pipeline
     from triton._C.libtriton import ir, nvidia
     t = tmem_memdesc(shape, dtype, encoding)
     probe = tmem_memdesc((128, 32), "f32", tmem_encoding(128, 32, 1))

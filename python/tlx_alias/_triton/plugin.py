@@ -1,4 +1,5 @@
-"""How triton loads a plugin: one adapter per generation of triton's plugin API.
+"""Loading the tlx-alias plugin into libtriton, guarded by triton's version:
+one adapter per generation of triton's plugin API.
 
 Every other module reaches the plugin's passes through `plugin_passes` here
 (`plugin_passes.tlx_lower(pm, args)`), never through triton's names for them.
@@ -15,10 +16,13 @@ Every other module reaches the plugin's passes through `plugin_passes` here
 A later generation (triton PR #11167 proposes one `libtriton.extend_with` and
 `passes.<plugin name>`) is one more class, chosen in `adapter_for`.
 
-Which triton uses which adapter: _triton_version.PLUGIN_API.
+Which triton uses which adapter: tlx_alias._triton_version.PLUGIN_API.
 """
 import os
 import sys
+
+from .._triton_version import (PLUGIN_API, PROVEN_TRITON, RUNNING_TRITON_ENV, abi_family,
+                               installed_triton_version, plugin_triton_version)
 
 _LIBTRITON = "triton._C.libtriton"
 
@@ -26,7 +30,7 @@ _LIBTRITON = "triton._C.libtriton"
 class PluginLoadError(ImportError):
     """tlx_alias cannot load its plugin into this Python's triton; the message
     (one line) says why and what to do. Uncaught, it is shown as that one line,
-    without a traceback (see _plugin.report_in_one_line)."""
+    without a traceback (see report_in_one_line)."""
 
 
 class EnvPaths:
@@ -92,8 +96,6 @@ ADAPTERS = (EnvPaths, ExtendWith)
 
 def adapter_for(version):
     """The adapter of a proven triton version (_triton_version.PLUGIN_API)."""
-    from ._triton_version import PLUGIN_API
-
     return next(adapter for adapter in ADAPTERS if adapter.name == PLUGIN_API[version])
 
 
@@ -124,3 +126,94 @@ class _PluginPasses:
 
 
 plugin_passes = _PluginPasses()
+
+
+PLUGIN_NAME = "libTLXAliasPlugin.so"
+# tlx_alias's own directory and name (this module is one level below them).
+_PACKAGE_DIR = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+_PACKAGE = __package__.rpartition(".")[0]
+
+
+
+class TritonVersionError(PluginLoadError):
+    pass
+
+
+def report_in_one_line():
+    """Makes an uncaught PluginLoadError print as one line (no traceback):
+    it is about the installation, never about the code that imported us."""
+    previous = sys.excepthook
+    if getattr(previous, "_tlx_alias_one_line", False):
+        return
+
+    def excepthook(kind, value, traceback):
+        if isinstance(value, PluginLoadError):
+            sys.stderr.write(f"{kind.__name__}: {value}\n")
+        else:
+            previous(kind, value, traceback)
+
+    excepthook._tlx_alias_one_line = True
+    sys.excepthook = excepthook
+
+
+def plugin_path():
+    """The plugin library: $TLX_ALIAS_PLUGIN, or the one installed with us
+    (in one of the package's directories: an editable install keeps the
+    Python files in the source tree and the built ones in site-packages).
+    Where several exist, the one the start-up hook gave libtriton."""
+    override = os.environ.get("TLX_ALIAS_PLUGIN")
+    if override:
+        return os.path.abspath(override)
+    here = _PACKAGE_DIR
+    package = sys.modules.get(_PACKAGE)
+    dirs = list(getattr(package, "__path__", None) or [here])
+    found = [path for path in (os.path.join(d, "lib", PLUGIN_NAME) for d in dirs) if os.path.exists(path)]
+    registered = os.environ.get("TRITON_PLUGIN_PATHS", "").split(":")
+    for path in found:
+        if path in registered:
+            return path
+    return found[0] if found else os.path.join(here, "lib", PLUGIN_NAME)
+
+
+def check_triton_version(path=None):
+    """The installed triton must share the ABI of the one the plugin (at path)
+    was built for (be of its family), and that one must be proven."""
+    supported = plugin_triton_version(os.path.dirname(path or plugin_path()))
+    if supported not in PROVEN_TRITON:
+        raise TritonVersionError(
+            f"tlx_alias's plugin was built for triton {supported}, which is not one of the "
+            f"proven versions ({', '.join(PROVEN_TRITON)}): rebuild it against one of those")
+    found = installed_triton_version()
+    served = abi_family(supported)
+    if found not in served:
+        what = "no triton is installed" if found is None else f"triton {found} is installed"
+        # A proven triton of another family: a wheel built next to it serves it.
+        remedy = (f"reinstall tlx-alias next to it (pip builds it for the triton it finds) or "
+                  f"pip install triton=={supported}" if found in PROVEN_TRITON else f"pip install triton=={supported}")
+        raise TritonVersionError(
+            f"tlx_alias supports only triton {' or '.join(served)} (its plugin ABI), but {what}: {remedy}")
+
+
+def register_plugin():
+    """Loads the plugin into libtriton (importing it) through the adapter of the
+    running triton's plugin API (above); returns the plugin's path.
+
+    triton 3.7/3.8 read TRITON_PLUGIN_PATHS once, when `triton._C.libtriton` is
+    first imported: tlx_alias.pth sets it at interpreter start, and this does
+    it when tlx_alias is imported before triton. triton 3.9 takes the plugin
+    after its import, in either order.
+    """
+    path = plugin_path()
+    check_triton_version(path)
+    running = installed_triton_version()
+    os.environ[RUNNING_TRITON_ENV] = running
+    if not os.path.exists(path):
+        raise PluginLoadError(f"tlx_alias plugin library not found at {path}; reinstall tlx-alias")
+    adapter = adapter_for(running)
+    plugin_passes.adapter = adapter
+    imported_before = "triton._C.libtriton" in sys.modules
+    adapter.before_import(path)
+    import triton._C.libtriton as libtriton
+
+    adapter.load(libtriton, path, imported_before)
+    return path

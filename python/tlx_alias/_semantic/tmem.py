@@ -12,7 +12,10 @@ tmem op in that layout and converts to or from what the neighbours use.
 """
 import re
 
-from ._semantic_checks import require_tensor_memory
+from .._compile_state import current_num_warps
+from .._triton.tmem import tmem_reg_layout
+from ..types import storage_kind
+from .checks import require_tensor_memory
 
 REG_LAYOUT_ATTR = "tlx.tmem_reg_layout"
 
@@ -27,53 +30,6 @@ def _encoding_params(layout_text):
     return params
 
 
-def _tritons_tmem_reg_layout(view, params, split, num_warps):
-    """Gluon's register layout of a tmem load/store (32x32b), through the two
-    spellings of its binding: triton 3.7 takes the layout's CTA split and a
-    trailing CTA list; 3.8 the allocation shape, and a CGA layout instead."""
-    from triton._C.libtriton.gluon_ir import compute_tmem_reg_layout
-    from triton.experimental.gluon.language.nvidia.blackwell import TensorMemoryLayout
-    block = (int(params["blockM"]), int(params["blockN"]))
-    col_stride, two_ctas = int(params.get("colStride", 1)), params.get("twoCTAs") == "true"
-    shape = list(view.shape)
-    if "cga_layout" in TensorMemoryLayout.__dataclass_fields__:  # triton 3.8
-        if split != (1, 1):
-            raise ValueError("CTA-split tensor-memory layouts are not supported with this triton")
-        layout = TensorMemoryLayout(block, col_stride, two_ctas=two_ctas)
-        alloc_shape = list(view.alloc_shape or shape)  # a slice's source's shape
-        return compute_tmem_reg_layout(view.dtype, shape, alloc_shape, layout, num_warps, "32x32b")
-    layout = TensorMemoryLayout(block, col_stride, split if split != (1, 1) else None, two_ctas)
-    return compute_tmem_reg_layout(view.dtype, shape, layout, num_warps, "32x32b", [])
-
-
-def _triton_at_least(major, minor):
-    """Whether the running triton (imported: this module runs in a compile)
-    is at least major.minor."""
-    import triton
-    return tuple(int(p) for p in triton.__version__.split(".")[:2]) >= (major, minor)
-
-
-def slice_layout(layout_text, columns):
-    """The encoding of a `columns`-wide slice of a tensor-memory buffer:
-    triton 3.7 (as its Gluon) shrinks blockN to the slice; 3.8's verifier of
-    `ttng.tmem_subslice` requires the source's encoding."""
-    if _triton_at_least(3, 8):
-        return layout_text
-    match = re.search(r"blockN = (\d+)", layout_text)
-    if match and int(match.group(1)) > columns:
-        return layout_text.replace(match.group(0), f"blockN = {columns}")
-    return layout_text
-
-
-def subslice_attributes(first_column):
-    """`ttng.tmem_subslice`'s attributes for a slice from `first_column`:
-    triton 3.7/3.8 call the column `N`; 3.9 calls it `offset` and adds the
-    sliced dimension `dim` (1: columns)."""
-    if _triton_at_least(3, 9):
-        return {"offset": f"{first_column} : i32", "dim": "1 : i32"}
-    return {"N": f"{first_column} : i32"}
-
-
 def register_layout(view, num_warps, what):
     """`#ttg.linear<...>` text of the layout Triton gives a tmem load/store of
     the one buffer `view` run by `num_warps` warps."""
@@ -86,7 +42,7 @@ def register_layout(view, num_warps, what):
                          f"least 4 warps, the code runs on {num_warps}")
     split = (int(params.get("CTASplitM", 1)), int(params.get("CTASplitN", 1)))
     try:
-        linear = _tritons_tmem_reg_layout(view, params, split, num_warps)
+        linear = tmem_reg_layout(view, params, split, num_warps)
     except Exception as error:  # triton's binding reports unsupported cases by raising
         linear, reason = None, f": {error}"
     else:
@@ -102,9 +58,7 @@ def access_attributes(view, what, semantic):
     """The tlx op's extra attributes for an access of `view`: none in shared
     memory; in tensor memory (after checking the target has it) the register
     layout."""
-    from .types import storage_kind
     if view.storage != storage_kind.tmem:
         return {}
     require_tensor_memory(what, semantic)
-    from .warp_specialize import current_num_warps
     return {REG_LAYOUT_ATTR: register_layout(view, current_num_warps(semantic), what)}

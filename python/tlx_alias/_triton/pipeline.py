@@ -13,43 +13,39 @@ import hashlib
 import json
 import os
 import tempfile
-import warnings
 
 from triton import knobs
 from triton._C.libtriton import ir, passes
 
-from . import _C, _hazards, _opt
-from ._plugin import plugin_path
-from ._plugin_api import plugin_passes
+from .. import _hazards, _opt
+from .._version import __version__
+from . import ir as tlx_ir
+from .passes import exact_views_option, lower_module, lowering_args, parse_module, run_passes
+from .patching import patch
+from .plugin import plugin_passes, plugin_path
 
 TLX_DIALECT_PREFIX = "tlx."
+# tlx_alias's directory: its Python builds the TTIR.
+_PACKAGE_DIR = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 
 
 @functools.lru_cache(maxsize=None)
 def _plugin_key():
     # The frontend's Python builds the TTIR as much as the plugin lowers it
-    # (as triton hashes triton/language): both are in the key.
+    # (as triton hashes triton/language): both are in the key, every module
+    # of the package (its subpackages' too) in the order of their paths.
     digest = hashlib.sha256()
-    package = os.path.dirname(os.path.abspath(__file__))
-    for path in [plugin_path()] + sorted(os.path.join(package, name) for name in os.listdir(package)
-                                         if name.endswith(".py")):
+    sources = sorted(os.path.join(directory, name) for directory, _, names in os.walk(_PACKAGE_DIR)
+                     for name in names if name.endswith(".py"))
+    for path in [plugin_path()] + sources:
         with open(path, "rb") as f:
             digest.update(f.read())
-    from . import __version__
-
     return f"tlx_alias-{__version__}-{digest.hexdigest()}"
-
-
-def _exact_views_option():
-    """`exact-views=0|1` when TLX_ALIAS_EXACT_VIEWS forces triton 3.8's view
-    rules off or on, else None (the plugin's default)."""
-    exact = os.environ.get("TLX_ALIAS_EXACT_VIEWS", "")
-    return f"exact-views={exact}" if exact in ("0", "1") else None
 
 
 def cache_key():
     # TLX_ALIAS_EXACT_VIEWS changes the layouts, so it is part of the key.
-    option = _exact_views_option()
+    option = exact_views_option()
     return _plugin_key() + (f"-{option}" if option else "")
 
 
@@ -62,58 +58,6 @@ def has_tlx_ops(module):
 
     module.walk(visit)
     return bool(found)
-
-
-def parse_module(text, context=None):
-    """Parses MLIR text into an ir.module (with every triton dialect and tlx
-    loaded; in a new context unless one is given); returns (module, context)."""
-    if context is None:
-        context = ir.context()
-        ir.load_dialects(context)
-    with tempfile.NamedTemporaryFile("w", suffix=".mlir", delete=False) as f:
-        f.write(text)
-    try:
-        return ir.parse_mlir_module(f.name, context), context
-    finally:
-        os.unlink(f.name)
-
-
-def run_passes(module, add_passes, name="tlx", context=None):
-    """Runs passes on an ir.module; errors carry the compiler's diagnostics.
-
-    triton's compiler attaches `.context` to the modules it handles; a module
-    parsed by hand needs its context passed."""
-    pm = ir.pass_manager(context if context is not None else module.context)
-    _stock(ir.pass_manager.enable_debug)(pm)  # our own handler, no capture
-    add_passes(pm)
-    try:
-        reported = _opt.run_passes(pm, module)
-    except RuntimeError as error:
-        raise RuntimeError(f"{name} failed:\n{error}") from None
-    if reported:
-        warnings.warn(reported.strip(), stacklevel=3)
-
-
-def lowering_args(memory_map=None):
-    """tlx-lower's options: the memory map file, and exact views when
-    TLX_ALIAS_EXACT_VIEWS is 1 or 0 (triton 3.8's view rules, which the plugin
-    follows by default only when built for 3.8; forcing them on under 3.7
-    checks their layouts there)."""
-    args = [f"memory-map={memory_map}"] if memory_map else []
-    option = _exact_views_option()
-    return args + [option] if option else args
-
-
-def lower_module(module, memory_map=None):
-    """Lowers the tlx ops of an ir.module in TTGIR (an IR source) to stock
-    TTGIR: cp.async waits, then tlx-lower."""
-    args = lowering_args(memory_map)
-
-    def add(pm):
-        plugin_passes.tlx_convert_async_waits(pm)
-        plugin_passes.tlx_lower(pm, args)
-
-    run_passes(module, add, "tlx-lower")
 
 
 # Set while a tlx kernel's triton stage (make_ttgir, make_llir) runs in this
@@ -175,20 +119,6 @@ _compiling = contextvars.ContextVar("tlx_alias_compiling", default=None)
 _lowering_llir = contextvars.ContextVar("tlx_alias_lowering_llir", default=False)
 
 
-def _wrap(namespace, name, make_wrapper):
-    stock = getattr(namespace, name)
-    if getattr(stock, "_tlx_alias_stock", None) is not None:
-        return
-    wrapper = make_wrapper(stock)
-    wrapper._tlx_alias_stock = stock
-    setattr(namespace, name, wrapper)
-
-
-def _stock(function):
-    """The triton function a wrapper of ours replaced (or the function)."""
-    return getattr(function, "_tlx_alias_stock", function)
-
-
 def _convert_wrapper(stock):
 
     def add_convert_to_ttgpuir(pm, *args, **kwargs):
@@ -218,7 +148,7 @@ def _convert_partitions_of_own_width(module, stock, args, kwargs):
     layouts. See cpp/python/PartitionWarps.cpp."""
     args = list(args)
     num_warps = kwargs["num_warps"] if "num_warps" in kwargs else args[1]
-    for warps in _C.partition_warp_counts(module):
+    for warps in tlx_ir.partition_warp_counts(module):
         if warps == num_warps:
             continue
         holder, _ = parse_module("module {}", module.context)
@@ -226,12 +156,12 @@ def _convert_partitions_of_own_width(module, stock, args, kwargs):
             kwargs = dict(kwargs, num_warps=warps)
         else:
             args[1] = warps
-        _C.detach_partitions(module, holder, warps)
+        tlx_ir.detach_partitions(module, holder, warps)
         try:
             run_passes(holder, lambda pm: _convert_keeping_casts(stock, pm, args, kwargs),
                        f"TTGIR conversion of {warps}-warp partitions", context=module.context)
         finally:
-            _C.attach_partitions(module, holder, warps)
+            tlx_ir.attach_partitions(module, holder, warps)
 
 
 def _pipeline_wrapper(stock):
@@ -295,15 +225,15 @@ def _install_pass_wrappers():
       (tlx-sync-before-leader-arrive);
     * `pass_manager.enable_debug`: the capture of errors_in_exception.
     """
-    _wrap(ir.pass_manager, "enable_debug", _enable_debug_wrapper)
-    _wrap(passes.ttir, "add_convert_to_ttgpuir", _convert_wrapper)
-    _wrap(passes.ttgpuir, "add_pipeline", _pipeline_wrapper)
+    patch(ir.pass_manager, "enable_debug", _enable_debug_wrapper)
+    patch(passes.ttir, "add_convert_to_ttgpuir", _convert_wrapper)
+    patch(passes.ttgpuir, "add_pipeline", _pipeline_wrapper)
     try:
         from triton._C.libtriton import nvidia
     except ImportError:
         return
-    _wrap(nvidia.passes.ttnvgpuir, "add_fence_insertion", _fence_insertion_wrapper)
-    _wrap(nvidia.passes.ttgpuir, "add_to_llvmir", _to_llvmir_wrapper)
+    patch(nvidia.passes.ttnvgpuir, "add_fence_insertion", _fence_insertion_wrapper)
+    patch(nvidia.passes.ttgpuir, "add_to_llvmir", _to_llvmir_wrapper)
 
 
 class StagesHook:
@@ -371,11 +301,7 @@ class StagesHook:
 
 
 def install():
-    """Installs the hook once, keeping whatever hook was there before."""
+    """Installs the pass wrappers and the hook (once, keeping whatever hook
+    was there before); returns the hook."""
     _install_pass_wrappers()
-    current = knobs.runtime.add_stages_inspection_hook
-    if isinstance(current, StagesHook):
-        return current
-    hook = StagesHook(current)
-    knobs.runtime.add_stages_inspection_hook = hook
-    return hook
+    return patch(knobs.runtime, "add_stages_inspection_hook", StagesHook)

@@ -1,10 +1,11 @@
-"""Argument checks shared by the kernel-side builtins (kept apart from the
-builders, as in Gluon's _semantic.py)."""
+"""Argument checks that several of the semantic layer's ops share (each
+op's own checks sit next to its building, as in Gluon's _semantic.py)."""
 import re
 
 from triton.language import core as tl_core
 
-from .types import buffered_tensor, storage_kind
+from .._compile_state import target_arch
+from ..types import buffered_tensor, storage_kind
 
 
 def constexpr_int(value, what, minimum=None):
@@ -26,13 +27,6 @@ def single_buffer(view, what, storage=storage_kind.smem):
         kind = "shared-memory" if storage == storage_kind.smem else storage.value
         raise ValueError(f"{what} supports {kind} buffers only, got {view.storage.value}")
     return view
-
-
-def target_arch(semantic):
-    """The architecture being compiled for (e.g. "sm90", "sm100"), or None
-    where the compiler's options don't say."""
-    arch = getattr(getattr(semantic.builder, "options", None), "arch", None)
-    return arch if isinstance(arch, str) else None
 
 
 def require_tensor_memory(what, semantic):

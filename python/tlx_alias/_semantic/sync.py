@@ -1,0 +1,102 @@
+"""mbarriers, named barriers and fences. Barriers are `ttng` ops built
+directly in TTIR: they carry no tensor layout, so triton's TTIR->TTGIR
+conversion passes them through untouched."""
+import triton.language as tl
+from triton.language import core as tl_core
+
+from .._compile_state import current_num_warps
+from .._triton import ir
+from ..types import mbarrier, memdesc_text, storage_kind
+from .checks import constexpr_int, scalar_i1, scalar_i32
+
+
+def one_barrier(bar, what):
+    bar = tl_core._unwrap_if_constexpr(bar)
+    if not isinstance(bar, mbarrier):
+        raise TypeError(f"{what} expects an mbarrier (one of alloc_barriers' barriers), "
+                        f"got {type(bar).__name__}")
+    if bar.num is not None:
+        raise ValueError(f"{what} needs one barrier: index the allocation first (bars[i])")
+    return bar
+
+
+def _with_optional_pred(operands, pred, semantic):
+    """Appends the i1 of an optional predicate operand (None: no operand)."""
+    pred = tl_core._unwrap_if_constexpr(pred)
+    if pred is not None:
+        operands.append(scalar_i1(pred, "pred", semantic).handle)
+    return operands
+
+
+class SyncSemantic:
+
+    def alloc_barriers(self, num_barriers, arrive_count):
+        num_barriers = constexpr_int(num_barriers, "num_barriers", minimum=1)
+        arrive_count = constexpr_int(arrive_count, "arrive_count", minimum=1)
+        return self._alloc_barriers(num_barriers, arrive_count, False)
+
+    def alloc_warp_barrier(self, num_barriers, num_warps, num_arrivals):
+        num_barriers = constexpr_int(num_barriers, "num_barriers", minimum=1)
+        num_warps = constexpr_int(num_warps, "num_warps", minimum=1)
+        num_arrivals = constexpr_int(num_arrivals, "num_arrivals", minimum=1)
+        return self._alloc_barriers(num_barriers, num_warps * 32 * num_arrivals, True)
+
+    def _alloc_barriers(self, num_barriers, arrive_count, is_warp_barrier):
+        text = memdesc_text(tl.int64, (1, ), num_barriers, storage_kind.smem, mbarrier.BARRIER_LAYOUT)
+        (handle, ) = ir.create_op(self.builder, "ttg.local_alloc", [], [text])
+        bars = mbarrier(handle, num=num_barriers, is_warp_barrier=is_warp_barrier)
+        for i in range(num_barriers):
+            index = self.triton.to_tensor(i)
+            (one, ) = ir.create_op(self.builder, "ttg.memdesc_index", [handle, index.handle], [bars.memdesc_text()])
+            ir.create_op(self.builder, "ttng.init_barrier", [one], [], {"count": f"{arrive_count} : i32"})
+        return bars
+
+    def barrier_expect_bytes(self, bar, size, pred):
+        bar = one_barrier(bar, "barrier_expect_bytes")
+        size = constexpr_int(size, "barrier_expect_bytes size", minimum=0)
+        pred = scalar_i1(pred, "pred", self.triton)
+        ir.create_op(self.builder, "ttng.barrier_expect", [bar.handle, pred.handle], [], {"size": f"{size} : i32"})
+
+    def barrier_wait(self, bar, phase, pred):
+        bar = one_barrier(bar, "barrier_wait")
+        phase = scalar_i32(phase, "phase", self.triton)
+        operands = _with_optional_pred([bar.handle, phase.handle], pred, self.triton)
+        ir.create_op(self.builder, "ttng.wait_barrier", operands, [],
+                     {"operandSegmentSizes": f"array<i32: 1, 1, {len(operands) - 2}, 0>"})
+
+    def barrier_arrive(self, bar, arrive_count, remote_cta_rank, pred):
+        bar = one_barrier(bar, "barrier_arrive")
+        arrive_count = constexpr_int(arrive_count, "arrive_count", minimum=1)
+        if remote_cta_rank is not None:
+            raise ValueError("barrier_arrive: remote_cta_rank needs CTA clusters, which tlx_alias "
+                             "does not support yet (num_ctas=1)")
+        if bar.is_warp_barrier:
+            arrive_count *= 32 * current_num_warps(self.triton)
+        operands = _with_optional_pred([bar.handle], pred, self.triton)
+        ir.create_op(self.builder, "ttng.arrive_barrier", operands, [], {"count": f"{arrive_count} : i32"})
+
+    def named_barrier(self, instruction, bar, arrive_count, what):
+        """bar.sync or bar.arrive on hardware named barrier `bar`."""
+        bar_value = tl_core._unwrap_if_constexpr(bar)
+        if isinstance(bar_value, int) and not 0 <= bar_value < 16:
+            raise ValueError(f"{what}: barrier id must be in [0, 16), got {bar_value}")
+        count = tl_core._unwrap_if_constexpr(arrive_count)
+        if isinstance(count, int) and (count <= 0 or count % 32):
+            raise ValueError(f"{what}: arrive_count must be a positive multiple of 32 (threads), got {count}")
+        bar_id = scalar_i32(bar, "barrier id", self.triton)
+        threads = scalar_i32(arrive_count, "arrive_count", self.triton)
+        # bar.sync/bar.arrive run on every thread of the warps that reach it;
+        # triton's inline asm does exactly that for scalar operands.
+        tl_core.inline_asm_elementwise(f"{instruction} $1, $2;\n\tmov.u32 $0, 0;", "=r,r,r", [bar_id, threads],
+                                       tl.int32, False, 1, _semantic=self.triton)
+
+    def fence_async_shared(self):
+        ir.create_op(self.builder, "ttng.fence_async_shared", [], [], {"bCluster": "false"})
+
+    def fence(self, scope):
+        if scope == "async_shared":
+            return self.fence_async_shared()
+        if scope not in ("gpu", "sys"):
+            raise ValueError(f"fence scope must be 'async_shared', 'gpu' or 'sys', got {scope!r}")
+        tl_core.inline_asm_elementwise(f"fence.acq_rel.{scope};\n\tmov.u32 $0, 0;", "=r", [], tl.int32, False, 1,
+                                       _semantic=self.triton)

@@ -1,0 +1,82 @@
+"""TMA copies between global memory (through tensor descriptors) and
+shared-memory buffers. The buffer's layout must be the one triton gives the
+descriptor (its default NVMMA layout for the block)."""
+import triton.language as tl
+from triton.language import core as tl_core
+
+from .._triton import ir
+from ..layouts import tma_layout
+from .checks import scalar_i1, scalar_i32, single_buffer
+from .copies import pendings_count
+from .sync import one_barrier
+
+# triton's CacheModifier / EvictionPolicy enum values.
+_CACHE = {"": 1, ".ca": 2, ".cg": 3, ".wb": 4, ".cs": 5, ".wt": 6, ".cv": 7}
+_EVICT = {"": 1, "evict_normal": 1, "evict_first": 2, "evict_last": 3}
+
+
+def _descriptor(desc, what):
+    desc = tl_core._unwrap_if_constexpr(desc)
+    if not isinstance(desc, tl_core.tensor_descriptor_base):
+        raise TypeError(f"{what} expects a tensor descriptor, got {type(desc).__name__}")
+    return desc
+
+
+def _check_buffer(what, desc, buf):
+    block = desc.block_type
+    shape = tuple(tl_core._unwrap_if_constexpr(d) for d in block.shape)
+    if shape != buf.shape:
+        raise ValueError(f"{what}: buffer shape {buf.shape} != descriptor block shape {shape}")
+    if block.element_ty != buf.dtype:
+        raise ValueError(f"{what}: buffer dtype {buf.dtype} != descriptor dtype {block.element_ty}")
+    expected = tma_layout(shape, buf.bits)
+    if buf.layout_text != expected:
+        raise ValueError(f"{what}: the buffer's layout {buf.layout_text} is not the one TMA gives this "
+                         f"descriptor ({expected}); allocate it with layout=None, which picks that layout "
+                         f"for tiles whose rows span 32 bytes or more")
+
+
+def _offsets(what, offsets, rank, semantic):
+    offsets = tl_core._unwrap_if_constexpr(offsets)
+    offsets = list(offsets) if isinstance(offsets, (list, tuple, tl.tuple)) else [offsets]
+    if len(offsets) != rank:
+        raise ValueError(f"{what}: {len(offsets)} offsets for a {rank}-D descriptor")
+    return [scalar_i32(o, "offset", semantic).handle for o in offsets]
+
+
+class TMASemantic:
+
+    def async_descriptor_load(self, desc, result, offsets, barrier, pred, cache_modifier, eviction_policy,
+                              multicast_targets, two_ctas):
+        what = "async_descriptor_load"
+        desc = _descriptor(desc, what)
+        buf = single_buffer(result, what)
+        bar = one_barrier(barrier, what)
+        _check_buffer(what, desc, buf)
+        if tl_core._unwrap_if_constexpr(multicast_targets) or tl_core._unwrap_if_constexpr(two_ctas):
+            raise ValueError(f"{what}: multicast and two_ctas need CTA clusters, which tlx_alias does not "
+                             "support yet (num_ctas=1)")
+        cache = _CACHE.get(tl_core._unwrap_if_constexpr(cache_modifier))
+        evict = _EVICT.get(tl_core._unwrap_if_constexpr(eviction_policy))
+        if cache is None or evict is None:
+            raise ValueError(f"{what}: unknown cache_modifier {cache_modifier!r} or eviction_policy "
+                             f"{eviction_policy!r}")
+        coords = _offsets(what, offsets, len(buf.shape), self.triton)
+        pred = scalar_i1(pred, "pred", self.triton)
+        ir.create_op(self.builder, "tlx.async_descriptor_load", [desc.handle, *coords, buf.handle, bar.handle,
+                                                                 pred.handle], [],
+                     {"cache": f"{cache} : i32", "evict": f"{evict} : i32"})
+
+    def async_descriptor_store(self, desc, source, offsets, eviction_policy, store_reduce):
+        what = "async_descriptor_store"
+        desc = _descriptor(desc, what)
+        buf = single_buffer(source, what)
+        _check_buffer(what, desc, buf)
+        if tl_core._unwrap_if_constexpr(store_reduce):
+            raise ValueError(f"{what}: store_reduce is not supported yet")
+        coords = _offsets(what, offsets, len(buf.shape), self.triton)
+        ir.create_op(self.builder, "tlx.async_descriptor_store", [desc.handle, *coords, buf.handle])
+
+    def async_descriptor_store_wait(self, pendings):
+        pendings = pendings_count(pendings)
+        ir.create_op(self.builder, "ttng.async_tma_store_wait", [], [], {"pendings": f"{pendings} : i32"})
