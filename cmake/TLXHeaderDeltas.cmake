@@ -59,13 +59,19 @@ set(TLX_ABI_INCLUDE "")
 if(_tlx_layer)
   # A layer may take its LLVM headers from a registry package of a nearer LLVM
   # than xtc-llvm-dev's 22.1.8 (its LLVM_HEADERS; 3.9.0: karellen's 23.1.4).
-  execute_process(
-    COMMAND "${Python3_EXECUTABLE}" "${CMAKE_SOURCE_DIR}/cpp/abi/apply_deltas.py" "${_tlx_layer}"
-            --locate-llvm-headers
-    RESULT_VARIABLE _rc OUTPUT_VARIABLE _llvm_headers ERROR_VARIABLE _err
-    OUTPUT_STRIP_TRAILING_WHITESPACE)
-  if(NOT _rc EQUAL 0)
-    message(FATAL_ERROR "tlx-alias: ${_err}")
+  # TLX_LAYER_LLVM_INCLUDE (environment): those headers unpacked elsewhere (a
+  # GPU machine without the package: test/gpu/run_on_device.sh).
+  if(DEFINED ENV{TLX_LAYER_LLVM_INCLUDE})
+    set(_llvm_headers "$ENV{TLX_LAYER_LLVM_INCLUDE}")
+  else()
+    execute_process(
+      COMMAND "${Python3_EXECUTABLE}" "${CMAKE_SOURCE_DIR}/cpp/abi/apply_deltas.py" "${_tlx_layer}"
+              --locate-llvm-headers
+      RESULT_VARIABLE _rc OUTPUT_VARIABLE _llvm_headers ERROR_VARIABLE _err
+      OUTPUT_STRIP_TRAILING_WHITESPACE)
+    if(NOT _rc EQUAL 0)
+      message(FATAL_ERROR "tlx-alias: ${_err}")
+    endif()
   endif()
   if(_llvm_headers)
     set(TLX_LLVM_INCLUDE "${_llvm_headers}" CACHE PATH "LLVM headers (the layer's LLVM_HEADERS)" FORCE)
