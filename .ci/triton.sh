@@ -32,7 +32,7 @@ cat "$BUILD/layout-gate/passed.txt"
 SITE=$("$VENV/bin/python" -c 'import sysconfig; print(sysconfig.get_paths()["purelib"])')
 PKG="$SITE/tlx_alias"
 rm -rf "$PKG" && mkdir -p "$PKG/lib"
-for f in "$ROOT"/python/tlx_alias/*.py; do ln -s "$f" "$PKG/"; done
+for f in "$ROOT"/python/tlx_alias/*.py "$ROOT"/python/tlx_alias/_[a-z]*/; do ln -s "${f%/}" "$PKG/"; done
 ln -s "$BUILD"/cpp/libTLXAliasPlugin.so "$BUILD"/cpp/libTLXAliasPlugin.triton-version "$PKG/lib/"
 ln -s "$BUILD"/cpp/python/_C.*.so "$BUILD"/cpp/tools/tlx-opt/_opt.*.so "$PKG/"
 ln -sf "$ROOT/python/_tlx_alias_autoload.py" "$SITE/_tlx_alias_autoload.py"

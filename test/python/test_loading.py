@@ -157,8 +157,8 @@ def test_editable_layout_python_in_the_checkout_libraries_in_site_packages(tmp_p
     src, built = tmp_path / "src" / "tlx_alias", tmp_path / "site" / "tlx_alias"
     src.mkdir(parents=True)
     (built / "lib").mkdir(parents=True)
-    for path in glob.glob(os.path.join(installed, "*.py")):
-        os.symlink(path, src / os.path.basename(path))
+    for path in glob.glob(os.path.join(installed, "*.py")) + glob.glob(os.path.join(installed, "_[a-z]*", "")):
+        os.symlink(path.rstrip(os.sep), src / os.path.basename(path.rstrip(os.sep)))
     for path in glob.glob(os.path.join(installed, "_*.so")):
         os.symlink(path, built / os.path.basename(path))
     os.symlink(tlx_alias.plugin_path(), built / "lib" / "libTLXAliasPlugin.so")

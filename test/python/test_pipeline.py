@@ -73,14 +73,16 @@ def test_composes_with_a_hook_set_before_import():
 
 
 def test_cache_key_names_the_plugin_build_and_the_frontend():
-    # The plugin's bytes, then each frontend module's in name order: a change
-    # to either (views.py building a memdesc type, say) recompiles kernels.
+    # The plugin's bytes, then each frontend module's (subpackages too) in
+    # path order: a change to either (views.py building a memdesc type, say)
+    # recompiles kernels.
     out = run_python(textwrap.dedent("""
         import glob, hashlib, os, tlx_alias
         from triton import knobs
         key, _ = knobs.runtime.add_stages_inspection_hook()
         digest = hashlib.sha256(open(tlx_alias.plugin_path(), 'rb').read())
-        for path in sorted(glob.glob(os.path.join(os.path.dirname(tlx_alias.__file__), '*.py'))):
+        for path in sorted(glob.glob(os.path.join(os.path.dirname(tlx_alias.__file__), '**', '*.py'),
+                                     recursive=True)):
             digest.update(open(path, 'rb').read())
         print(key == f"tlx_alias-{tlx_alias.__version__}-{digest.hexdigest()}")
         """)).stdout.strip()

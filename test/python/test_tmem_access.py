@@ -316,7 +316,7 @@ def test_readme_example_compiles_for_sm100_and_not_for_sm90():
     from conftest import ROOT
     with open(os.path.join(ROOT, "README.md")) as f:
         readme = f.read()
-    start = readme.index("Tensor-memory buffers are used like shared ones")
+    start = readme.index("`storage=tlx.storage_kind.tmem` specs share tensor memory")
     lines = readme[start:].split("\n\n", 2)[1].splitlines()
     body = "\n".join(line[4:] for line in lines) + "\ntl.store(out_ptr + tl.arange(0, 128), tl.sum(x, axis=1))"
     kernel = _compile_body(body)

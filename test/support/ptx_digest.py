@@ -6,8 +6,9 @@ the proof that a refactor left code generation alone.
     diff before.txt after.txt
 
 Each line: the config, the sha256 of the PTX as triton wrote it, and the
-sha256 of the PTX without its debug lines (.loc/.file directives and the
-DWARF sections), which only move when a kernel's source lines do."""
+sha256 of the PTX without its debug information (.loc/.file directives, the
+DWARF sections and the `$L__tmpN:` labels that only they refer to), which
+only moves when a kernel's source lines or its inlined calls do."""
 import hashlib
 import os
 import re
@@ -23,10 +24,11 @@ import persistent_gemm  # noqa: E402
 
 DEBUG_LINE = re.compile(r"^\s*\.(loc|file)\b.*$\n?", re.M)
 DEBUG_SECTION = re.compile(r"^\s*\.section\s+\.debug_\w+\s*\{.*?^\s*\}\s*$\n?", re.M | re.S)
+DEBUG_LABEL = re.compile(r"^\$L__tmp\d+:\n", re.M)  # scope marks of inlined calls, for DWARF only
 
 
 def without_debug_lines(ptx):
-    return DEBUG_SECTION.sub("", DEBUG_LINE.sub("", ptx))
+    return DEBUG_LABEL.sub("", DEBUG_SECTION.sub("", DEBUG_LINE.sub("", ptx)))
 
 
 def memory_map_kernel():
