@@ -1,44 +1,11 @@
 """Flash-attention forward for Hopper whose O epilogue tile lives in the Q
-tile's storage: Q is dead once a tile's last QK^T has run, O is born after
-it, and both are (BLOCK_M/2) x HEAD_DIM per consumer. Or (O_STAGING "v")
-in a V ring slot: after each tile's K/V blocks the producer hands each
-consumer a V ring entry, filled with nothing, to stage its O in; Q then
-goes back right after the tile's last QK^T, and the next tile's Q loads
-while this tile's last PV and O store run.
-
-A producer warp group loads Q and a K/V ring with TMA; two consumer warp
-groups each own half of a 128-row Q tile, take turns issuing their wgmmas
-(named barriers, "ping-pong") and overlap QK^T of block j with PV of block
-j - 1. The kernel is persistent: each program runs tiles of one head after
-another (K/V stay in L2); causal programs take row blocks in pairs of equal
-total work (j, last - j) so that they stay balanced.
-A causal tile's masked K/V blocks, the BLOCK_M // BLOCK_N of its diagonal,
-run first (DIAGONAL_FIRST), so the loop over the others holds no mask: at
-head dims 128 and 256 the masked loop made ptxas spill.
-
-Shared memory at BLOCK_M = 128 (fp16/bf16; Q and O: BLOCK_M/2 x HEAD_DIM per consumer):
-
-    HEAD_DIM  BLOCK_N  K/V stages  Q buffers  aliased (O over Q)  unaliased (O beside Q)
-       64       128        2          2             96 KiB            112 KiB
-      128       128        2          2            192 KiB            224 KiB
-      128       128        3          1            224 KiB            256 KiB  (does not fit)
-      256        64        2          1            192 KiB            256 KiB  (does not fit:
-                                                                      the twin runs BLOCK_N 32)
-      256        64      3 K, 2 V     1            224 KiB            288 KiB  (does not fit)
-      256        64      2 K, 3 V     1            224 KiB            288 KiB  (does not fit;
-                                                                      aliased: O over V slots)
-
-The K and V rings may differ in depth (`stages`, `v_stages`): K is read a
-block ahead of V. The defaults (`default_config`) are the fastest measured on
-an H200; 3 K / 2 V stages at head dim 256 measured within noise of 2 / 2. With
-two Q buffers per consumer the next tile's Q loads during this tile and O
-is laid over the current one; the consumer waits for the O store to have
-read it only after the next tile's first QK^T, then hands the buffer back
-(LATE_Q_HANDBACK; with one Q buffer, at the tile's end). At head dims 64 and
-128 the unaliased twin fits the same config, so aliasing only saves memory
-there; at 256 it is what lets BLOCK_N be 64. O over V, with a third V
-stage, is the default at head dim 256 up to N = 1024; from 2048 QK^T there
-takes Q's first 64 columns from registers (default_schedule).
+tile's storage (Q is dead once a tile's last QK^T has run, O is born after
+it), or (O_STAGING "v") in a V ring slot. A producer warp group loads Q and
+a K/V ring with TMA; two consumer warp groups each own half of a 128-row Q
+tile, take turns issuing their wgmmas ("ping-pong") and overlap QK^T of block
+j with PV of block j - 1; the kernel is persistent. The design, the
+shared-memory budget of each config and why the defaults are what they are:
+docs/design/attention.md.
 
     python examples/hopper_flash_attention.py     # compile for sm_90 here, print the memory map
     python benchmarks/attention.py                # on an H100/H200: correctness and speed
@@ -467,7 +434,7 @@ def attn_fwd_kernel(sm_scale, lse_ptr, Z, H, desc_q, desc_k, desc_v, desc_o, N_C
 
 
 def default_config(head_dim, alias=True):
-    """(BLOCK_N, STAGES, Q_BUFFERS) at BLOCK_M = 128 (see the table above):
+    """(BLOCK_N, STAGES, Q_BUFFERS) at BLOCK_M = 128 (docs/design/attention.md):
     the fastest measured config that fits 227 KiB."""
     if head_dim <= 64:
         return 128, 2, 2
@@ -478,15 +445,8 @@ def default_config(head_dim, alias=True):
 
 def default_schedule(head_dim, n_ctx, alias=True, block_n=None, stages=None, v_stages=None, q_buffers=None):
     """The choices beyond default_config for a config left at it, as a dict
-    (o_staging, v_stages or None, q_reg_cols, consumer_registers). At head
-    dim 256: up to N = 1024, O over V slots with a third V stage (224 KiB),
-    measured on an H200 +2-5% there (the next tile's Q loads during this
-    tile's last PV and O store) but within noise at N = 2048 and 4096 and
-    2.5% slower at 16384; from N = 2048, O over Q with Q's first 64 columns
-    in registers for QK^T at 240 registers a consumer (wgmma then reads only
-    K's bytes for them), +1-5% at N = 4096 and 16384 but 2-6% slower at 1024.
-    Elsewhere O over Q, Q in shared memory, 232 registers (at head dims 64
-    and 128, O over V measured 5-10% slower)."""
+    (o_staging, v_stages or None, q_reg_cols, consumer_registers); the
+    measurements behind them: docs/design/attention.md."""
     chosen = (block_n, stages, v_stages, q_buffers) != (None, None, None, None)
     if alias and head_dim == 256 and not chosen:
         if n_ctx <= 1024:
