@@ -2,7 +2,10 @@
 turns its findings into `AliasHazardWarning`s at the kernel's source line.
 
 TLX_ALIAS_HAZARDS: "warn" (default), "error" (findings are a compile error),
-"off" (the pass does not run)."""
+"off" (the pass does not run). The findings are kept in the compiled
+kernel's metadata (`tlx_hazards`) and reported again, the same way, when
+triton loads the kernel from its cache (as ccache replays warnings)."""
+import json
 import os
 import re
 import warnings
@@ -37,13 +40,37 @@ def findings(module, context=None):
 
 def check(module, kernel="", context=None):
     """Warns (or raises, with TLX_ALIAS_HAZARDS=error) for each finding."""
-    current = mode()
-    if current == "off":
+    if mode() == "off":
         return []
     found = findings(module, context)
+    report(found, kernel)
+    return found
+
+
+def report(found, kernel=""):
+    """Warns for each (file, line, message), or raises them all at once with
+    TLX_ALIAS_HAZARDS=error."""
+    current = mode()
+    if current == "off":
+        return
     if found and current == "error":
         lines = "\n".join(f"{f}:{n}: {text}" for f, n, text in found)
         raise RuntimeError(f"tlx-check-hazards found {len(found)} hazard(s) in {kernel or 'the kernel'}:\n{lines}")
     for filename, lineno, text in found:
         warnings.warn_explicit(text, AliasHazardWarning, filename, lineno)
-    return found
+
+
+METADATA_KEY = "tlx_hazards"
+
+
+def store(metadata, found):
+    """Keeps the findings in the kernel's metadata, which triton caches."""
+    metadata[METADATA_KEY] = json.dumps([list(finding) for finding in found])
+
+
+def replay(metadata):
+    """Reports the findings a cached kernel's metadata holds, as the compile
+    that produced it did."""
+    text = metadata.get(METADATA_KEY)
+    if text:
+        report([tuple(finding) for finding in json.loads(text)], metadata.get("name", ""))

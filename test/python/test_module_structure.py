@@ -146,6 +146,7 @@ PATCHED = {
     "triton._C.libtriton.nvidia.passes.ttnvgpuir.add_fence_insertion": "(pass_manager, int)",
     "triton._C.libtriton.nvidia.passes.ttgpuir.add_to_llvmir": "(pass_manager, int, int)",
     "triton.knobs.runtime_knobs().add_stages_inspection_hook": None,  # a knob: None or a hook
+    "triton.knobs.compilation_knobs().listener": None,  # a knob: None or a listener
     "triton.compiler.code_generator.CodeGenerator.visit_With": "(self, node)",
 }
 

@@ -44,9 +44,11 @@ def _plugin_key():
 
 
 def cache_key():
-    # TLX_ALIAS_EXACT_VIEWS changes the layouts, so it is part of the key.
+    # TLX_ALIAS_EXACT_VIEWS changes the layouts, so it is part of the key;
+    # TLX_ALIAS_HAZARDS=off stores no findings to replay on a cache hit.
     option = exact_views_option()
-    return _plugin_key() + (f"-{option}" if option else "")
+    hazards = "-hazards-off" if _hazards.mode() == "off" else ""
+    return _plugin_key() + (f"-{option}" if option else "") + hazards
 
 
 def has_tlx_ops(module):
@@ -271,8 +273,9 @@ class StagesHook:
                         result = make_ttgir(module, metadata)
                 finally:
                     _compiling.reset(token)
-                # Reuse hazards, on the final TTGIR (TLX_ALIAS_HAZARDS).
-                _hazards.check(result, metadata.get("name", ""))
+                # Reuse hazards, on the final TTGIR (TLX_ALIAS_HAZARDS),
+                # kept for the cache hits to report again (CompilationListener).
+                _hazards.store(metadata, _hazards.check(result, metadata.get("name", "")))
                 metadata["tlx_memory_map"] = json.dumps(read_memory_map(path))
             return result
 
@@ -300,8 +303,26 @@ class StagesHook:
         stages["llir"] = llir
 
 
+class CompilationListener:
+    """knobs.compilation.listener: on a cache hit, the kernel's hazard
+    findings are reported again (a fresh compile reported them in its ttgir
+    stage); then the listener it replaced, if any."""
+
+    def __init__(self, previous):
+        self.previous = previous
+
+    def __call__(self, *, src, metadata, metadata_group, times, cache_hit):
+        if cache_hit:
+            _hazards.replay(metadata)
+        if self.previous is not None:
+            self.previous(src=src, metadata=metadata, metadata_group=metadata_group, times=times,
+                          cache_hit=cache_hit)
+
+
 def install():
-    """Installs the pass wrappers and the hook (once, keeping whatever hook
-    was there before); returns the hook."""
+    """Installs the pass wrappers, the hook and the compilation listener
+    (once, keeping whatever hook or listener was there before); returns the
+    hook."""
     _install_pass_wrappers()
+    patch(knobs.compilation, "listener", CompilationListener)
     return patch(knobs.runtime, "add_stages_inspection_hook", StagesHook)
