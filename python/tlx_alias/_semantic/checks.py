@@ -1,5 +1,6 @@
 """Argument checks that several of the semantic layer's ops share (each
 op's own checks sit next to its building, as in Gluon's _semantic.py)."""
+import math
 import re
 
 from triton.language import core as tl_core
@@ -15,6 +16,69 @@ def constexpr_int(value, what, minimum=None):
     if minimum is not None and value < minimum:
         raise ValueError(f"{what} must be at least {minimum}, got {value}")
     return value
+
+
+# The most shared memory one CTA may use (CUDA's opt-in maximum per block),
+# by compute capability: triton asks the device only when it loads a kernel,
+# and a compile knows its target's capability alone.
+MAX_SHARED_MEMORY_BYTES = {70: 98304, 72: 98304, 75: 65536, 80: 166912, 86: 101376, 87: 166912, 89: 101376,
+                           90: 232448, 100: 232448, 103: 232448, 110: 232448, 120: 101376, 121: 101376}
+# Tensor memory (sm_100): 128 lanes of 512 32-bit columns; a column is 512 bytes.
+TMEM_COLUMNS, TMEM_LANES, TMEM_COLUMN_BYTES = 512, 128, 512
+INT32_MAX = 2**31 - 1
+
+
+def target_capability(semantic):
+    """The compute capability being compiled for (90 for sm_90a), or None."""
+    match = re.fullmatch(r"sm_?(\d+)[af]?", target_arch(semantic) or "")
+    return int(match.group(1)) if match else None
+
+
+def tmem_buffer_columns(shape, bits, layout_text):
+    """Tensor-memory columns one buffer takes, as triton's TMEM allocator
+    counts them: elements of colStride x bits over 32-bit cells of 128 lanes
+    (of 64 for a 64-row buffer, which takes twice the columns)."""
+    params = dict(re.findall(r"(\w+) = (\w+)", layout_text))
+    col_stride = int(params.get("colStride", 1))
+    lanes_used = min(shape[-2], TMEM_LANES)
+    cells = math.prod(shape) * bits * col_stride // 32
+    return -(-cells // lanes_used)
+
+
+def check_fits_the_target(semantic, shape, dtype, bits, num, storage, layout_text):
+    """Refuses at once an allocation whose buffers alone exceed the target's
+    memory (before the lowering, which would size and lay them out)."""
+    what = f"{num} buffers of {'x'.join(map(str, shape))} {dtype}"
+    if storage == storage_kind.tmem:
+        each = tmem_buffer_columns(shape, bits, layout_text)
+        if num * each > TMEM_COLUMNS:
+            raise ValueError(f"local_alloc: {what} take {num * each} tensor-memory columns ({each} each), "
+                             f"more than the {TMEM_COLUMNS} there are ({TMEM_LANES} lanes each)")
+        return
+    capability = target_capability(semantic)
+    limit = MAX_SHARED_MEMORY_BYTES.get(capability)
+    each = math.prod(shape) * bits // 8
+    if limit is not None and num * each > limit:
+        raise ValueError(f"local_alloc: {what} take {num * each} bytes ({each} each), more than the {limit} "
+                         f"bytes ({limit // 1024} KiB) of shared memory of sm_{capability}")
+
+
+def check_spec_fits_the_target(semantic, storage, buffer_size_bytes):
+    """An explicit storage_alias_spec size beyond the target's memory."""
+    if buffer_size_bytes is None:
+        return
+    if storage == storage_kind.tmem:
+        columns = -(-buffer_size_bytes // TMEM_COLUMN_BYTES)
+        if columns > TMEM_COLUMNS:
+            raise ValueError(f"storage_alias_spec: buffer_size_bytes {buffer_size_bytes} is {columns} "
+                             f"tensor-memory columns ({TMEM_COLUMN_BYTES} bytes each), more than the "
+                             f"{TMEM_COLUMNS} there are")
+        return
+    capability = target_capability(semantic)
+    limit = MAX_SHARED_MEMORY_BYTES.get(capability)
+    if limit is not None and buffer_size_bytes > limit:
+        raise ValueError(f"storage_alias_spec: buffer_size_bytes {buffer_size_bytes} is more than the {limit} "
+                         f"bytes ({limit // 1024} KiB) of shared memory of sm_{capability}")
 
 
 def single_buffer(view, what, storage=storage_kind.smem):

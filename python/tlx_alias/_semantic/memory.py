@@ -10,7 +10,7 @@ from .._triton import ir
 from ..layouts import as_layout, default_shared_layout, tensor_memory_layout
 from ..types import (buffered_tensor, mbarrier, memdesc_text, reuse_group, reuse_group_type, storage_alias_spec,
                      storage_kind, tensor_text)
-from .checks import single_buffer
+from .checks import INT32_MAX, check_fits_the_target, check_spec_fits_the_target, single_buffer
 from .tmem import access_attributes
 
 
@@ -68,6 +68,8 @@ class MemorySemantic:
             raise TypeError(f"dtype must be a triton dtype, got {type(dtype).__name__}")
         if not isinstance(num, int) or isinstance(num, bool) or num <= 0:
             raise ValueError(f"num must be a positive compile-time integer, got {num!r}")
+        if num > INT32_MAX:  # buffer indices are i32
+            raise ValueError(f"num must be a positive int32 (at most {INT32_MAX}), got {num}")
         if not isinstance(storage, storage_kind):
             raise ValueError(f"storage must be a tlx.storage_kind, got {type(storage).__name__}")
         if storage == storage_kind.smemCluster:
@@ -79,6 +81,7 @@ class MemorySemantic:
         if storage == storage_kind.tmem and len(shape) != 2:
             raise ValueError(f"tensor-memory buffers are 2-D, got shape {shape}")
         layout_text = chosen.to_mlir(shape, bits)
+        check_fits_the_target(self.triton, shape, dtype, bits, num, storage, layout_text)
         handle = self._alloc(memdesc_text(dtype, shape, num, storage, layout_text), storage, reuse)
         spec = reuse if isinstance(reuse, storage_alias_spec) else None
         return buffered_tensor(handle, dtype, shape, num, storage, layout_text, spec)
@@ -170,6 +173,7 @@ class MemorySemantic:
 
     def storage_alias_spec(self, storage, buffer_size_bytes):
         """The handle of a new `tlx.storage_alias_spec` (arguments checked)."""
+        check_spec_fits_the_target(self.triton, storage, buffer_size_bytes)
         type_size = f", {buffer_size_bytes}" if buffer_size_bytes is not None else ""
         attrs = {"storage": ir.enum_attr("StorageKind", storage.value)}
         if buffer_size_bytes is not None:
