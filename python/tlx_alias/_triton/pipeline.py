@@ -33,9 +33,11 @@ _PACKAGE_DIR = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 def _plugin_key():
     # The frontend's Python builds the TTIR as much as the plugin lowers it
     # (as triton hashes triton/language): both are in the key, every module
-    # of the package (its subpackages' too) in the order of their paths.
+    # of the package (its subpackages' too) in the order of their paths;
+    # subpackages linked in (a development staging) count as well.
     digest = hashlib.sha256()
-    sources = sorted(os.path.join(directory, name) for directory, _, names in os.walk(_PACKAGE_DIR)
+    sources = sorted(os.path.join(directory, name)
+                     for directory, _, names in os.walk(_PACKAGE_DIR, followlinks=True)
                      for name in names if name.endswith(".py"))
     for path in [plugin_path()] + sources:
         with open(path, "rb") as f:

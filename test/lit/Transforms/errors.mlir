@@ -350,3 +350,21 @@ tt.func @not_enough_space_subtiled() {
   tlx.set_buffer_overlap(%spec, %g) : (!tlx.storage_alias_spec<smem, 32768>, !tlx.reuse_group<shared>) -> ()
   tt.return
 }
+// -----
+
+// Without a buffer dimension to index, the tile can only be its storage's
+// first columns: a tree that places it after another buffer is refused.
+#tmemh = #ttng.tensor_memory_encoding<blockM = 128, blockN = 64, colStride = 2>
+#t64 = #ttng.tensor_memory_encoding<blockM = 128, blockN = 64, colStride = 1>
+#tm = #ttng.tensor_memory
+module attributes {"ttg.num-warps" = 4 : i32, "ttg.num-ctas" = 1 : i32, "ttg.threads-per-warp" = 32 : i32, ttg.target = "cuda:100"} {
+  tt.func @tile_after_another() {
+    %spec = tlx.storage_alias_spec storage = tmem : !tlx.storage_alias_spec<tmem>
+    %a = tlx.storage_alias_local_alloc %spec : !tlx.storage_alias_spec<tmem> -> !ttg.memdesc<2x128x64xf32, #t64, #tm, mutable>
+    // expected-error @+1 {{a tensor-memory tile without a buffer dimension}}
+    %b = tlx.storage_alias_local_alloc %spec : !tlx.storage_alias_spec<tmem> -> !ttg.memdesc<128x64xf16, #tmemh, #tm, mutable>
+    %g = tlx.reuse_group(%a, %b) group_kind = distinct : (!ttg.memdesc<2x128x64xf32, #t64, #tm, mutable>, !ttg.memdesc<128x64xf16, #tmemh, #tm, mutable>) -> !tlx.reuse_group<distinct>
+    tlx.set_buffer_overlap(%spec, %g) : (!tlx.storage_alias_spec<tmem>, !tlx.reuse_group<distinct>) -> ()
+    tt.return
+  }
+}

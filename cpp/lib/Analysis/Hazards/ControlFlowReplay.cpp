@@ -23,6 +23,7 @@ constexpr int64_t kFullTrips = 64;
 } // namespace
 
 void ControlFlowReplay::run() {
+  semantics.collectTritonFences(module);
   module.walk([&](Operation *op) {
     if (isa<FunctionOpInterface>(op) && op->getNumRegions() == 1 &&
         !op->getRegion(0).empty()) {

@@ -49,6 +49,9 @@ public:
   void collectWaitedAllocs(ReplayTask &t);
   /// ttng.init_barrier counts seen so far.
   const std::map<Key, int64_t> &arrivalCounts() const { return initCounts; }
+  /// Notes where triton's own proxy-fence insertion will put a fence in
+  /// `module` (TritonFences.cpp); replaying such an op runs that fence first.
+  void collectTritonFences(ModuleOp module);
 
 private:
   std::optional<int64_t> eval(Value v) { return evaluate(v, task->env); }
@@ -65,12 +68,18 @@ private:
   bool runCompletionOp(Operation *op, State &state);
   bool runBarrierOp(Operation *op, State &state);
   void runNamedBarrier(Operation *op);
+  void fence(State &state);
 
   ByteModel &bytes;
   Reported &reported;
   ReplayTask *task = nullptr; // the task running the op
   std::map<Key, int64_t> initCounts;
+  llvm::DenseSet<Operation *> tritonFences; // ops triton puts a fence before
 };
+
+/// The ops before which triton's proxy-fence insertion (FenceInsertion, in
+/// make_llir on 3.7/3.8, after this analysis) puts a fence_async_shared.
+llvm::DenseSet<Operation *> findTritonFences(ModuleOp module);
 
 /// Replays every function of a module (once per sample of its scalar
 /// arguments) and reports what its tasks race on.

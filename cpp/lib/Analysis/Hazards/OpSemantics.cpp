@@ -19,7 +19,16 @@ constexpr StringLiteral kInlineAsm = "tt.elementwise_inline_asm";
 
 bool OpSemantics::run(Operation *op, ReplayTask &t, State &state) {
   task = &t;
+  if (tritonFences.contains(op))
+    fence(state);
   return runMemoryOp(op, state) || runCompletionOp(op, state) || runBarrierOp(op, state);
+}
+
+void OpSemantics::collectTritonFences(ModuleOp module) { tritonFences = findTritonFences(module); }
+
+void OpSemantics::fence(State &state) {
+  state.unfenced.clear(); // generic writes now visible to the async proxy
+  mark(TraceEntry::Fence, Key{}).completeAt = task->trace.size() - 1;
 }
 
 void OpSemantics::collectWaitedAllocs(ReplayTask &t) {
@@ -192,8 +201,7 @@ bool OpSemantics::runCompletionOp(Operation *op, State &state) {
       return p.access.async == Async::TmaStore && p.order <= limit;
     });
   } else if (name == ttg_names::kFenceAsyncShared) {
-    state.unfenced.clear(); // generic writes now visible to the async proxy
-    mark(TraceEntry::Fence, Key{}).completeAt = task->trace.size() - 1;
+    fence(state);
   } else if (name == ttg_names::kWarpGroupDotWait) {
     int64_t limit = state.wgmmas - intAttr(op, "pendings", 0);
     complete(state, [&](const Pending &p) {

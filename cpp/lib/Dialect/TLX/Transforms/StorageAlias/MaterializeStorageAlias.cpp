@@ -76,7 +76,7 @@ static void writeMemoryMapEntry(llvm::raw_ostream &os, SpecPlan &plan,
     os << (i ? ", " : "") << "{\"name\": " << jsonString(tlx_alias::locationName(allocLoc))
        << ", \"location\": " << jsonString(locationText(allocLoc))
        << ", \"type\": " << jsonString(toText(layout.originalType))
-       << ", \"num_buffers\": " << alloc->type.numBuffers()
+       << ", \"num_buffers\": " << getBufferCount(alloc->type)
        << ", \"offset\": " << layout.offset * unit
        << ", \"bytes_between_buffers\": " << layout.unitsBetweenBuffers * unit
        << ", \"buffer_bytes\": " << alloc->unitsPerBuffer * unit

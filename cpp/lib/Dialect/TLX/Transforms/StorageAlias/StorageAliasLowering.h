@@ -96,6 +96,14 @@ int64_t getBufferAlignment(const MemDescInfo &info, StorageKind storage,
 /// bytes in shared memory, Triton's TMEM column count in tensor memory.
 int64_t getBufferUnits(const MemDescInfo &info);
 
+/// The buffers of `info` in its storage: its leading dimension, but 1 for a
+/// rank-2 tensor-memory buffer (rows are TMEM lanes: such a tile has no
+/// buffer dimension, and triton allocates it whole).
+int64_t getBufferCount(const MemDescInfo &info);
+
+/// Whether `info` is a rank-2 tensor-memory tile (getBufferCount).
+bool isSingleTmemTile(const MemDescInfo &info);
+
 /// Whether views of `info` must be packed: exact views cannot express a
 /// padded shared layout beside others (triton 3.8 reinterprets only between
 /// views of one padding), so where packed views verify (triton 3.7) views of

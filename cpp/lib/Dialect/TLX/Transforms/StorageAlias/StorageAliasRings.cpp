@@ -67,7 +67,7 @@ private:
                             ? std::max(stride, alloc->alignment)
                             : alloc->alignment;
       int64_t begin = llvm::alignTo(start, alloc->alignment);
-      int64_t count = alloc->type.numBuffers();
+      int64_t count = getBufferCount(alloc->type);
       placements[alloc->op] = {begin, between, {}};
       leaves.push_back({alloc->op, count, alloc->unitsPerBuffer, std::move(path)});
       return begin + (count - 1) * between + alloc->unitsPerBuffer;

@@ -30,7 +30,17 @@ int64_t SpecPlan::allocatedUnits() const {
   return storage == StorageKind::tmem ? roundTmemColumns(sizeUnits) : sizeUnits;
 }
 
+bool isSingleTmemTile(const MemDescInfo &info) {
+  return info.storageKind() == StorageKind::tmem && info.shape.size() == 2;
+}
+
+int64_t getBufferCount(const MemDescInfo &info) {
+  return isSingleTmemTile(info) ? 1 : info.numBuffers();
+}
+
 int64_t getBufferUnits(const MemDescInfo &info) {
+  if (isSingleTmemTile(info))
+    return getTmemColumns(info.shape, info.elementBits(), info.encoding);
   if (info.storageKind() == StorageKind::tmem)
     return getTmemColumns(ArrayRef(info.shape).drop_front(), info.elementBits(),
                           info.encoding);
@@ -166,7 +176,7 @@ static LogicalResult collectUsers(SpecPlan &plan,
 static LogicalResult sizeWithoutOverlap(SpecPlan &plan) {
   int64_t required = 0;
   for (const AllocInfo &alloc : plan.allocs)
-    required = std::max(required, alloc.type.numBuffers() * alloc.unitsPerBuffer);
+    required = std::max(required, getBufferCount(alloc.type) * alloc.unitsPerBuffer);
   plan.alignment = getStorageAlignment(plan);
   plan.requiredUnits = required;
   std::optional<int64_t> explicitSize = explicitUnits(plan);
@@ -190,7 +200,7 @@ static int64_t countBufferIndices(Value element, int64_t buffersPerIndex) {
     return most;
   }
   auto info = getMemDescInfo(element.getType());
-  return llvm::divideCeil(info->numBuffers(), buffersPerIndex);
+  return llvm::divideCeil(getBufferCount(*info), buffersPerIndex);
 }
 
 static LogicalResult sizeWithOverlap(SpecPlan &plan) {

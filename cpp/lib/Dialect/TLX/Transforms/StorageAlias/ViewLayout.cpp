@@ -94,11 +94,22 @@ FailureOr<ViewLayout> getViewLayout(Type originalType, BufferPlacement placement
   layout.offset = placement.offset;
   layout.unitsBetweenBuffers = placement.unitsBetweenBuffers;
   layout.storageUnits = storageUnits;
-  int64_t num = info->numBuffers();
+  int64_t num = getBufferCount(*info);
   // Bytes, or columns in tensor memory.
   int64_t bytes = getBufferUnits(*info);
   if (bytes <= 0)
     return emitError() << "buffer of " << originalType << " has no size";
+  if (isSingleTmemTile(*info)) {
+    // No buffer dimension to index: the tile is a view of its first columns.
+    if (placement.offset != 0)
+      return emitError() << "a tensor-memory tile without a buffer dimension (" << originalType
+                         << ") must start at column 0 of its storage_alias_spec, but the overlap tree "
+                            "places it at column "
+                         << placement.offset << "; give it a buffer dimension (1x" << info->shape[0] << "x"
+                         << info->shape[1] << ")";
+    layout.viewType = originalType;
+    return layout;
+  }
 
   int64_t stride = placement.unitsBetweenBuffers;
   int64_t offset = placement.offset;
