@@ -147,7 +147,8 @@ def lower(text, memory_map):
     module, context = _pipeline.parse_module(text)
     _pipeline.run_passes(
         module, lambda pm: plugin_passes.tlx_storage_alias_lowering(pm, [f"memory-map={memory_map}",
-                                                                         "exact-views=0"]),
+                                                                         "exact-views=0",
+                                                                         "check-target-memory=0"]),
         context=context)
     return str(module)
 

@@ -197,4 +197,24 @@ int64_t roundTmemColumns(int64_t columns) {
   return std::max<int64_t>(32, llvm::PowerOf2Ceil(columns));
 }
 
+std::optional<int64_t> getCudaCapability(Operation *module) {
+  auto target = module ? dyn_cast_or_null<StringAttr>(module->getAttr("ttg.target")) : nullptr;
+  StringRef text = target ? target.getValue() : StringRef();
+  int64_t capability = 0;
+  if (!text.consume_front("cuda:") || text.getAsInteger(10, capability))
+    return std::nullopt;
+  return capability;
+}
+
+std::optional<int64_t> getMaxSharedMemoryBytes(int64_t capability) {
+  switch (capability) {
+  case 70: case 72: return 98304;
+  case 75: return 65536;
+  case 80: case 87: return 166912;
+  case 86: case 89: case 120: case 121: return 101376;
+  case 90: case 100: case 103: case 110: return 232448;
+  default: return std::nullopt;
+  }
+}
+
 } // namespace mlir::triton::tlx

@@ -368,3 +368,18 @@ module attributes {"ttg.num-warps" = 4 : i32, "ttg.num-ctas" = 1 : i32, "ttg.thr
     tt.return
   }
 }
+
+// -----
+
+// A storage beyond the target's shared memory (sm_90: 232448 bytes a CTA)
+// fails at the spec, with both sizes, before triton's allocator would.
+#shared = #ttg.swizzled_shared<{vec = 1, perPhase = 1, maxPhase = 1, order = [1, 0]}>
+#smem = #ttg.shared_memory
+module attributes {"ttg.num-warps" = 4 : i32, "ttg.num-ctas" = 1 : i32, "ttg.threads-per-warp" = 32 : i32, ttg.target = "cuda:90"} {
+  tt.func @beyond_shared_memory() {
+    // expected-error @+1 {{storage_alias_spec needs 1048576 bytes of shared memory; sm_90 has 232448 (227 KiB)}}
+    %spec = tlx.storage_alias_spec storage = smem : !tlx.storage_alias_spec<smem>
+    %a = tlx.storage_alias_local_alloc %spec : !tlx.storage_alias_spec<smem> -> !ttg.memdesc<256x32x32xf32, #shared, #smem, mutable>
+    tt.return
+  }
+}

@@ -47,7 +47,10 @@ def TLXStorageAliasLowering : Pass<"tlx-storage-alias-lowering", "mlir::ModuleOp
     Option<"exactViews", "exact-views", "bool", /*default=*/"true",
            "Only views triton 3.8 accepts: each buffer at a multiple of its own "
            "size, each reinterpret of the whole allocation (off: packed views, "
-           "which only triton 3.7 verifies)">
+           "which only triton 3.7 verifies)">,
+    Option<"checkTargetMemory", "check-target-memory", "bool", /*default=*/"true",
+           "Refuse a spec larger than the target's shared memory (ttg.target); "
+           "off: lay out trees of any size (the layout engine's own tests)">
   ];
   let dependentDialects = ["mlir::arith::ArithDialect"];
 }

@@ -38,8 +38,13 @@ struct TLXStorageAliasLoweringPass
       return signalPassFailure();
 
     std::vector<SpecPlan> plans;
-    if (failed(computeStorageAliasSizes(module, exactViews, plans)) ||
-        failed(assignStorageAliasOffsets(module, plans)))
+    if (failed(computeStorageAliasSizes(module, exactViews, plans)))
+      return signalPassFailure();
+    if (checkTargetMemory)
+      for (SpecPlan &plan : plans)
+        if (failed(checkSharedMemoryLimit(module, plan)))
+          return signalPassFailure();
+    if (failed(assignStorageAliasOffsets(module, plans)))
       return signalPassFailure();
 
     std::optional<llvm::raw_fd_ostream> memoryMapFile;

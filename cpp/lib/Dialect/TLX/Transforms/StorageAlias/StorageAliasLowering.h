@@ -168,6 +168,10 @@ std::optional<int64_t> layOutRings(SpecPlan &plan,
                                    llvm::DenseMap<Operation *, BufferPlacement> &placements);
 
 // Step 1: collects the specs and sizes each one (or checks its explicit size).
+/// Fails, naming both sizes, when `plan`'s shared-memory storage is larger
+/// than the module's target holds (ttg.target; no check for an unknown one).
+LogicalResult checkSharedMemoryLimit(ModuleOp module, SpecPlan &plan);
+
 LogicalResult computeStorageAliasSizes(ModuleOp module, bool exactViews,
                                        std::vector<SpecPlan> &plans);
 // Step 2: places every allocation of every spec; erases the overlap trees.

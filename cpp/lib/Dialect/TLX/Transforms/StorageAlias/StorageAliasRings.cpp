@@ -136,19 +136,24 @@ private:
     return parent.getGroupKind() == ReuseGroupKind::shared;
   }
 
+  // A leaf's buffers lie in increasing order, equally far apart, so a sweep
+  // pairs each buffer of one leaf with the buffers of the other it overlaps:
+  // linear in the buffers (at most one overlap is allowed per buffer).
   bool keepsPromise() const {
     for (size_t x = 0; x < leaves.size(); ++x)
       for (size_t y = x + 1; y < leaves.size(); ++y) {
         const Leaf &a = leaves[x], &b = leaves[y];
         BufferPlacement pa = placements.lookup(a.op), pb = placements.lookup(b.op);
         bool sameIndexMayOverlap = underShared(a, b);
-        for (int64_t i = 0; i < a.count; ++i)
-          for (int64_t j = 0; j < b.count; ++j) {
-            int64_t startA = pa.startOf(i), startB = pb.startOf(j);
-            bool overlap = startA < startB + b.units && startB < startA + a.units;
-            if (overlap && (i != j || !sameIndexMayOverlap))
+        int64_t first = 0; // b's first buffer not wholly before a's current one
+        for (int64_t i = 0; i < a.count; ++i) {
+          int64_t startA = pa.startOf(i), endA = startA + a.units;
+          while (first < b.count && pb.startOf(first) + b.units <= startA)
+            ++first;
+          for (int64_t j = first; j < b.count && pb.startOf(j) < endA; ++j)
+            if (i != j || !sameIndexMayOverlap)
               return false;
-          }
+        }
       }
     return true;
   }

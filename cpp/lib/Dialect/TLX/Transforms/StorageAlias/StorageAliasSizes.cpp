@@ -269,6 +269,18 @@ static bool holdsPaddedLayouts(StorageAliasSpecOp spec) {
   });
 }
 
+// A storage beyond the target's shared memory fails here, naming both sizes
+// (triton's allocator would fail later, without the spec's line).
+LogicalResult checkSharedMemoryLimit(ModuleOp module, SpecPlan &plan) {
+  std::optional<int64_t> capability = getCudaCapability(module);
+  std::optional<int64_t> limit = capability ? getMaxSharedMemoryBytes(*capability) : std::nullopt;
+  if (plan.storage != StorageKind::smem || !limit || plan.sizeUnits <= *limit)
+    return success();
+  return plan.spec.emitOpError("storage_alias_spec needs ")
+         << plan.sizeUnits << " bytes of shared memory; sm_" << *capability << " has " << *limit
+         << " (" << *limit / 1024 << " KiB)";
+}
+
 LogicalResult computeStorageAliasSizes(ModuleOp module, bool exactViews,
                                        std::vector<SpecPlan> &plans) {
   SmallVector<StorageAliasSpecOp> specs;
