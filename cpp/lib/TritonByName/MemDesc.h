@@ -17,6 +17,15 @@ namespace mlir::triton::tlx {
 
 enum class StorageKind : uint32_t;
 
+/// The largest allocation triton can express: it sizes one in int32 (a
+/// ttg.local_alloc of N x i8, a memdesc's buffer count). The tlx verifiers
+/// refuse buffers and storage_alias_spec sizes beyond it, so no such size
+/// reaches the lowering's per-buffer walks or triton's layout code, where it
+/// overflows or takes minutes (issue 29). The target's own limits (227 KiB of
+/// shared memory on sm_90, 512 tensor-memory columns) are the lowering's to
+/// report, with the target named.
+inline constexpr int64_t kMaxAllocationBytes = 2147483647;
+
 /// True for `!ttg.memdesc<...>`.
 bool isMemDesc(Type type);
 

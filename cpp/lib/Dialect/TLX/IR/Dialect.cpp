@@ -49,5 +49,9 @@ StorageAliasSpecType::verify(function_ref<InFlightDiagnostic()> emitError,
   if (bufferSizeBytes && *bufferSizeBytes <= 0)
     return emitError() << "buffer_size_bytes must be positive, got "
                        << *bufferSizeBytes;
+  if (bufferSizeBytes && *bufferSizeBytes > kMaxAllocationBytes)
+    return emitError() << "buffer_size_bytes " << *bufferSizeBytes
+                       << " is beyond the largest allocation triton can express ("
+                       << kMaxAllocationBytes << " bytes)";
   return success();
 }

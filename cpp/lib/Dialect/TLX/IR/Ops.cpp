@@ -3,6 +3,7 @@
 #include "mlir/IR/Builders.h"
 #include "mlir/IR/OpImplementation.h"
 #include "llvm/ADT/DenseMap.h"
+#include "llvm/Support/MathExtras.h"
 
 using namespace mlir;
 using namespace mlir::triton::tlx;
@@ -74,6 +75,24 @@ LogicalResult StorageAliasLocalAllocOp::verify() {
   if (info->elementBits() == 0)
     return emitOpError("element type ")
            << info->elementType << " has no known size in memory";
+  // All buffers together, with overflow checked: num x bytes per buffer
+  // (kMaxAllocationBytes says why).
+  int64_t elements = 1, bits = 0, bytes = 0;
+  bool overflow = false;
+  for (int64_t dim : llvm::drop_begin(info->shape))
+    overflow |= llvm::MulOverflow(elements, dim, elements);
+  overflow |= llvm::MulOverflow(elements, info->elementBits(), bits);
+  if (!overflow)
+    overflow |= llvm::MulOverflow<int64_t>(llvm::divideCeil(bits, 8), info->shape.front(), bytes);
+  if (overflow || bytes > kMaxAllocationBytes) {
+    InFlightDiagnostic diag = emitOpError("result ") << getType() << " needs ";
+    if (overflow)
+      diag << "more than 2^63 bytes";
+    else
+      diag << bytes << " bytes";
+    return diag << ", beyond the largest allocation triton can express ("
+                << kMaxAllocationBytes << " bytes)";
+  }
   return success();
 }
 
