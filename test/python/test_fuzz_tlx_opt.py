@@ -18,7 +18,6 @@ TLX_FUZZ_SEED and TLX_FUZZ_COUNT change the seed and the number of mutants
 import os
 import time
 
-
 import fuzz_tlx_opt
 
 TIMEOUT_S = 10.0
