@@ -192,3 +192,16 @@ def test_cache_key_names_the_plugin_build_and_every_module():
     for path in sorted(glob.glob(os.path.join(os.path.dirname(tlx_alias.__file__), "**", "*.py"), recursive=True)):
         digest.update(open(path, "rb").read())
     assert pipeline._plugin_key() == f"tlx_alias-{tlx_alias.__version__}-{digest.hexdigest()}"
+
+
+def test_no_file_points_outside_the_repository():
+    # The development machine's staging folders and the steering folder
+    # beside the checkout are not the user's.
+    outside = re.compile("/tmp/" + "(?:stage|fbsite)" + r"|\.\./shared/|\bshared/(?:design|device|context)/")
+    found = []
+    for path in _repository_files():
+        if os.path.isfile(path):
+            for number, line in enumerate(open(path, errors="replace"), 1):
+                if outside.search(line):
+                    found.append(f"{os.path.relpath(path, ROOT)}:{number}: {line.strip()}")
+    assert not found
