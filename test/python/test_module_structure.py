@@ -144,7 +144,9 @@ PATCHED = {
     "triton._C.libtriton.passes.ttir.add_convert_to_ttgpuir": "(pass_manager, str, int, int, int)",
     "triton._C.libtriton.passes.ttgpuir.add_pipeline": "(pass_manager, int, bool)",
     "triton._C.libtriton.nvidia.passes.ttnvgpuir.add_fence_insertion": "(pass_manager, int)",
-    "triton._C.libtriton.nvidia.passes.ttgpuir.add_to_llvmir": "(pass_manager, int, int)",
+    # the wrapper forwards all but the pass manager: 3.8 has one more flag
+    "triton._C.libtriton.nvidia.passes.ttgpuir.add_to_llvmir": ("(pass_manager, int, int)",
+                                                                "(pass_manager, int, int, bool)"),
     "triton.knobs.runtime_knobs().add_stages_inspection_hook": None,  # a knob: None or a hook
     "triton.knobs.compilation_knobs().listener": None,  # a knob: None or a listener
     "triton.compiler.code_generator.CodeGenerator.visit_With": "(self, node)",
@@ -159,7 +161,8 @@ def test_every_patch_is_recorded_with_the_signature_it_relies_on():
         assert getattr(patch.owner, patch.name) is patch.replacement
         assert patching.stock(patch.replacement) is patch.stock
         if expected is not None:
-            assert _signature(patch.stock) == expected, where
+            accepted = expected if isinstance(expected, tuple) else (expected, )
+            assert _signature(patch.stock) in accepted, where
 
 
 def test_installing_again_patches_nothing():
