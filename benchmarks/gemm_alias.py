@@ -62,7 +62,10 @@ def main():
                 kernel = run(a, b, c, config, alias, num_sms, not args.sync)
                 shared = kernel.metadata.shared
             except Exception as error:  # out of resource: shared memory
-                message = str(error).splitlines()[0][:40]
+                # The diagnostic's own words (a spec beyond shared memory names both sizes).
+                lines = str(error).splitlines() or [""]
+                reason = next((line.split("error: ", 1)[1] for line in lines if "error: " in line), lines[0])
+                message = reason.replace("'tlx.storage_alias_spec' op ", "")[:90]
                 print(f"{name:<10} {BM}x{BN}x{BK:<4} {STAGES:>6} {spec:>10} {'-':>11} {'no':>5}  ({message})")
                 continue
             err = (c.float() - expected.float()).abs().max().item()
