@@ -197,6 +197,13 @@ int64_t roundTmemColumns(int64_t columns) {
   return std::max<int64_t>(32, llvm::PowerOf2Ceil(columns));
 }
 
+bool isMemDescView(Operation *op) {
+  static constexpr StringLiteral kViews[] = {
+      ttg_names::kMemDescIndex, ttg_names::kMemDescSubslice, ttg_names::kMemDescSubview,
+      ttg_names::kMemDescTrans, ttg_names::kMemDescReshape,  ttg_names::kMemDescReinterpret};
+  return llvm::is_contained(kViews, op->getName().getStringRef());
+}
+
 std::optional<int64_t> getCudaCapability(Operation *module) {
   auto target = module ? dyn_cast_or_null<StringAttr>(module->getAttr("ttg.target")) : nullptr;
   StringRef text = target ? target.getValue() : StringRef();

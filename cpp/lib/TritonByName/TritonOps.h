@@ -13,6 +13,10 @@ inline constexpr StringLiteral kLocalAlloc = "ttg.local_alloc";
 inline constexpr StringLiteral kTmemAlloc = "ttng.tmem_alloc";
 inline constexpr StringLiteral kMemDescIndex = "ttg.memdesc_index";
 inline constexpr StringLiteral kMemDescReinterpret = "ttg.memdesc_reinterpret";
+inline constexpr StringLiteral kMemDescSubslice = "ttg.memdesc_subslice";
+inline constexpr StringLiteral kMemDescSubview = "ttg.memdesc_subview"; // before subslice
+inline constexpr StringLiteral kMemDescTrans = "ttg.memdesc_trans";
+inline constexpr StringLiteral kMemDescReshape = "ttg.memdesc_reshape";
 inline constexpr StringLiteral kLocalLoad = "ttg.local_load";
 inline constexpr StringLiteral kLocalStore = "ttg.local_store";
 inline constexpr StringLiteral kConvertLayout = "ttg.convert_layout";
@@ -29,6 +33,9 @@ inline constexpr StringLiteral kWarpSpecialize = "ttg.warp_specialize";
 inline constexpr StringLiteral kWarpSpecializePartitions =
     "ttg.warp_specialize.partitions";
 } // namespace ttg_names
+
+/// Whether `op` is one of triton's memdesc views (its MemDescViewTrait ops).
+bool isMemDescView(Operation *op);
 
 /// Whether the running triton's copies (TMA, cp.async) take their cache hints
 /// as one optional `cachePolicy` attribute (`#tt.cache_policy<...>`, triton

@@ -14,8 +14,6 @@ namespace mlir::triton::tlx::hazards {
 
 namespace {
 
-constexpr StringLiteral kMemDescSubslice = "ttg.memdesc_subslice";
-constexpr StringLiteral kMemDescTrans = "ttg.memdesc_trans";
 constexpr StringLiteral kLocalAliasOp = "tlx.local_alias";
 
 /// The integer after `key = ` in an attribute's printed form.
@@ -200,7 +198,7 @@ std::optional<Range> ByteModel::resolveView(Value v, const DenseMap<Value, int64
       v = def->getOperand(0);
       continue;
     }
-    if (opName == kMemDescSubslice && def->getNumOperands() == 1) {
+    if (opName == ttg_names::kMemDescSubslice && def->getNumOperands() == 1) {
       Value src = def->getOperand(0);
       const std::optional<Intervals> &slice = subsliceBytes(def);
       if (!slice) // the whole source, conservatively
@@ -212,9 +210,9 @@ std::optional<Range> ByteModel::resolveView(Value v, const DenseMap<Value, int64
       v = src;
       continue;
     }
-    if (opName == ttg_names::kMemDescReinterpret || opName == kMemDescTrans ||
+    if (opName == ttg_names::kMemDescReinterpret || opName == ttg_names::kMemDescTrans ||
         opName == kLocalAliasOp) {
-      if (name.empty() && opName != kMemDescTrans)
+      if (name.empty() && opName != ttg_names::kMemDescTrans)
         name = tlx_alias::locationName(def->getLoc());
       if (def->getNumOperands() < 1)
         return std::nullopt;

@@ -20,14 +20,6 @@
 namespace mlir::triton::tlx::hazards {
 namespace {
 
-// Triton's memdesc views (MemDescViewTrait).
-bool isMemDescView(Operation *op) {
-  static constexpr StringLiteral kViews[] = {
-      "ttg.memdesc_index",   "ttg.memdesc_subslice", "ttg.memdesc_subview",
-      "ttg.memdesc_trans",   "ttg.memdesc_reshape",  "ttg.memdesc_reinterpret"};
-  return llvm::is_contained(kViews, op->getName().getStringRef());
-}
-
 void collectCopies(Value value, DenseSet<Value> &seen, llvm::SetVector<Operation *> &copies) {
   if (!seen.insert(value).second || !isMemDesc(value.getType()))
     return;
