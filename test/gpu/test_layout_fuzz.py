@@ -28,18 +28,6 @@ SEED = int(os.environ.get("TLX_FUZZ_SEED", "29"))
 SHARED_LIMIT = 232448
 
 
-def placements(spec):
-    starts = {}
-    for view in spec["views"]:
-        for b in range(view["num_buffers"]):
-            start, rest = view["offset"], b
-            for group_size, between in reversed(view["subtiles"]):
-                start += (rest % group_size) * between
-                rest //= group_size
-            starts[(view["name"], b)] = start + rest * view["bytes_between_buffers"]
-    return spec["size"], starts
-
-
 def run_tree(seed):
     rng = random.Random(seed)
     tree = model.random_tree(rng.choice, dtypes=model.FUZZ_DTYPES)
@@ -55,7 +43,7 @@ def run_tree(seed):
     out = torch.zeros_like(data)
     compiled = fn[(1, )](data, out)
     (spec, ) = tlx.memory_map(compiled)
-    total, starts = placements(spec)
+    total, starts = model.memory_map_placements(spec)
     if (total, starts) == (expected.total, expected.starts):
         used, layout = expected.starts, "model"
     else:

@@ -144,12 +144,17 @@ def test_unpatched_headers_pass_against_the_running_triton(tmp_path, cache):
     assert proc.stdout.startswith("layout gate: OK, ") and "symbols resolved" in proc.stdout
 
 
+def _required_libtriton(lib, version):
+    """`lib`, or a skip naming how to provide triton `version`'s libtriton."""
+    if lib is None:
+        tag = version.replace(".", "")[:2]
+        pytest.skip(f"no triton {version} libtriton (set TLX_TRITON{tag}_LIBTRITON or run .ci/triton.sh {version})")
+    return lib
+
+
 @pytest.fixture(scope="module")
 def lib38():
-    lib = _libtriton_38()
-    if lib is None:
-        pytest.skip("no triton 3.8.0 libtriton (set TLX_TRITON38_LIBTRITON or run .ci/triton.sh 3.8.0)")
-    return lib
+    return _required_libtriton(_libtriton_38(), "3.8.0")
 
 
 def test_whole_layer_passes_against_3_8_0(tmp_path, cache, lib38):
@@ -173,10 +178,7 @@ def _assert_named(proc, first_line):
 
 @pytest.fixture(scope="module")
 def lib39():
-    lib = _libtriton_39()
-    if lib is None:
-        pytest.skip("no triton 3.9.0 libtriton (set TLX_TRITON39_LIBTRITON or run .ci/triton.sh 3.9.0)")
-    return lib
+    return _required_libtriton(_libtriton_39(), "3.9.0")
 
 
 # triton 3.9.0's facts (cpp/abi/triton-3.9.0) reverted: the first line the gate

@@ -41,20 +41,6 @@ def compile_tree(tree, capability, buffer_size_bytes=None):
     return triton.compile(src, target=GPUTarget("cuda", capability, 32))
 
 
-def placements(spec):
-    """(storage units, (leaf name, buffer) -> first unit) from the memory map."""
-    unit = spec["unit_bytes"]
-    starts = {}
-    for view in spec["views"]:
-        for b in range(view["num_buffers"]):
-            start, rest = view["offset"], b
-            for group_size, between in reversed(view["subtiles"]):
-                start += (rest % group_size) * between
-                rest //= group_size
-            starts[(view["name"], b)] = (start + rest * view["bytes_between_buffers"]) // unit
-    return spec["size"] // unit, starts
-
-
 def check_promise(tree, total, starts):
     by_name = {leaf.name: leaf for leaf in model.leaves(tree)}
     for (name, b), start in starts.items():
@@ -77,7 +63,7 @@ def check_against_model(tree, explicit_units=None):
     assume(expected.total <= (TMEM_COLUMNS if tmem else SHARED_LIMIT))
     size = None if explicit_units is None else explicit_units * unit
     (spec, ) = tlx.memory_map(compile_tree(tree, 100 if tmem else 90, size))
-    total, starts = placements(spec)
+    total, starts = model.memory_map_placements(spec)
     where = model.describe(tree)
     if (total, starts) == (expected.total, expected.starts):
         event("the model's layout")

@@ -307,6 +307,21 @@ def fuzz_body(tree, write_order):
     return lines, regions, cursor
 
 
+def memory_map_placements(spec):
+    """(storage units, (leaf name, buffer) -> first unit) of one spec of
+    tlx.memory_map: what the compiler laid out, to compare with the model."""
+    unit = spec["unit_bytes"]
+    starts = {}
+    for view in spec["views"]:
+        for b in range(view["num_buffers"]):
+            start, rest = view["offset"], b
+            for group_size, between in reversed(view["subtiles"]):
+                start += (rest % group_size) * between
+                rest //= group_size
+            starts[(view["name"], b)] = (start + rest * view["bytes_between_buffers"]) // unit
+    return spec["size"] // unit, starts
+
+
 def expected_reads(tree, starts, unit_bytes, write_order, written):
     """What each buffer reads back after the writes, by simulating the
     storage: `starts` (leaf name, buffer) -> first unit, `written` (leaf
