@@ -20,6 +20,15 @@ namespace {
 constexpr int64_t kSampleArguments[] = {829, 191};
 constexpr int64_t kFullTrips = 64;
 
+/// A loop's states where it may end: the first one, then each merged in.
+void addExit(State &exits, bool &anyExit, const State &state) {
+  if (anyExit)
+    mergeStates(exits, state);
+  else
+    exits = state;
+  anyExit = true;
+}
+
 } // namespace
 
 void ControlFlowReplay::run() {
@@ -115,13 +124,8 @@ void ControlFlowReplay::runFor(scf::ForOp forOp, State &state) {
     auto yield = cast<scf::YieldOp>(body.getTerminator());
     for (auto [k, operand] : llvm::enumerate(yield.getOperands()))
       values[k] = eval(operand);
-    if (!exact) {
-      if (anyExit)
-        mergeStates(exits, state);
-      else
-        exits = state;
-      anyExit = true;
-    }
+    if (!exact)
+      addExit(exits, anyExit, state);
   }
   if (!exact)
     state = exits;
@@ -149,11 +153,7 @@ void ControlFlowReplay::runWhile(scf::WhileOp whileOp, State &state) {
     for (Value arg : condition.getArgs())
       forwarded.push_back(eval(arg));
     if (!c || !*c) {
-      if (anyExit)
-        mergeStates(exits, state);
-      else
-        exits = state;
-      anyExit = true;
+      addExit(exits, anyExit, state);
       if (c) { // the loop ends here
         exact = true;
         exitValues = forwarded;
