@@ -1,0 +1,404 @@
+"""Flash-attention backward for Hopper, written with tlx_alias, and the
+autograd Function that pairs it with examples/hopper_flash_attention.py's
+forward (which saves the log-sum-exp).
+
+Each program owns BLOCK_N = 128 rows of K and V (one 64-row half per
+consumer warp group), keeps them in shared memory and runs over the Q
+blocks that see them. A producer warp group loads K/V once and a ring of
+Q and dO tiles with TMA; each consumer computes, per Q block of BLOCK_M rows,
+
+    S^T  = K_c Q^T          P^T = exp(S^T * scale - LSE)       (wgmma, SS)
+    dP^T = V_c dO^T         dS^T = P^T (dP^T - delta)           (wgmma, SS)
+    dV_c += P^T dO          dK_c += dS^T Q                      (wgmma, RS)
+
+and stages dS^T in shared memory, where both consumers' halves together
+are the A operand of dQ = dS K (each consumer takes half of dQ's columns)
+added to an fp32 dQ with atomics. The storage aliasing (ALIAS): the
+epilogue stages dK over K and dV over V (K and V are dead after the last
+Q block), and (DS_OVER_DO) dS lies over the dO slot it was computed from
+(dO is dead once dV and dP^T have read it), so deeper Q/dO rings fit.
+The budgets: docs/design/attention.md.
+
+    python examples/hopper_flash_attention_bwd.py   # compile for sm_90 here, print the memory map
+    python benchmarks/attention_bwd.py              # on an H100/H200: speed against SDPA's backward
+"""
+import math
+import os
+import sys
+
+import triton
+import triton.language as tl
+
+import tlx_alias as tlx
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import hopper_flash_attention as fwd  # noqa: E402
+
+LOG2E = 1.4426950408889634
+BLOCK_N = 128  # K/V rows of a program: 64 per consumer warp group
+SMEM_LIMIT = 232448  # sm_90's opt-in shared memory per block (227 KiB)
+
+
+@triton.jit
+def _ring(count, STAGES: tl.constexpr):
+    return count % STAGES, (count // STAGES) & 1
+
+
+@triton.jit
+def _bwd_preprocess(o_ptr, do_ptr, delta_ptr, HEAD_DIM: tl.constexpr, ROWS: tl.constexpr):
+    """delta = rowsum(O * dO) in fp32, ROWS rows per program."""
+    rows = tl.program_id(0) * ROWS + tl.arange(0, ROWS)
+    offs = rows[:, None] * HEAD_DIM + tl.arange(0, HEAD_DIM)[None, :]
+    o = tl.load(o_ptr + offs).to(tl.float32)
+    do = tl.load(do_ptr + offs).to(tl.float32)
+    tl.store(delta_ptr + rows, tl.sum(o * do, 1))
+
+
+@triton.jit
+def _q_range(n0, N_CTX, CAUSAL: tl.constexpr):
+    """The Q rows that see K/V rows [n0, n0 + BLOCK_N): causal, from n0 on."""
+    if CAUSAL:
+        return n0, N_CTX
+    else:
+        return 0, N_CTX
+
+
+@triton.jit
+def _load(desc_q, desc_do, desc_k, desc_v, q_tiles, do_tiles, k_tiles, v_tiles, q_fulls, do_fulls, empties, kv_full,
+          row0, n0, lo, hi, HEAD_DIM: tl.constexpr, BLOCK_M: tl.constexpr, STAGES: tl.constexpr,
+          dtype: tl.constexpr):
+    """The producer: the program's K/V halves once, then Q and dO of each
+    Q block into the ring (a slot goes back once both consumers are done)."""
+    ELEM: tl.constexpr = tlx.size_of(dtype)
+    HALF: tl.constexpr = 64
+    tlx.barrier_expect_bytes(kv_full, 4 * HALF * HEAD_DIM * ELEM)
+    for c in tl.static_range(2):
+        tlx.async_descriptor_load(desc_k, k_tiles[c], [row0 + n0 + c * HALF, 0], kv_full)
+        tlx.async_descriptor_load(desc_v, v_tiles[c], [row0 + n0 + c * HALF, 0], kv_full)
+    count = 0
+    for m in range(lo, hi, BLOCK_M):
+        slot, phase = _ring(count, STAGES)
+        tlx.barrier_wait(empties[slot], phase ^ 1)
+        tlx.barrier_expect_bytes(q_fulls[slot], BLOCK_M * HEAD_DIM * ELEM)
+        tlx.async_descriptor_load(desc_q, q_tiles[slot], [row0 + m, 0], q_fulls[slot])
+        tlx.barrier_expect_bytes(do_fulls[slot], BLOCK_M * HEAD_DIM * ELEM)
+        tlx.async_descriptor_load(desc_do, do_tiles[slot], [row0 + m, 0], do_fulls[slot])
+        count += 1
+
+
+@triton.jit
+def _red_add(ptrs, values):
+    """*ptrs += values (fp32) without a return value, two adjacent columns
+    at a time (red.global.add.v2.f32, sm_90), in the wgmma accumulator's own
+    layout: tl.atomic_add would move the tile to a blocked layout through
+    shared memory and fetch every old value."""
+    tl.inline_asm_elementwise("red.global.add.v2.f32 [$2], {$4, $5};\n\tmov.b32 $0, 0;\n\tmov.b32 $1, 0;",
+                              "=r,=r,l,l,f,f", [ptrs.to(tl.int64, bitcast=True), values], dtype=tl.int32, is_pure=False, pack=2)
+
+
+@triton.jit
+def _probabilities(qk, lse, offs_n, m, qk_scale, BLOCK_M: tl.constexpr, MASK: tl.constexpr):
+    """P^T for this consumer's K rows (offs_n) and the Q rows from m on:
+    exp2(S^T * scale * log2 e - LSE * log2 e), zero above the diagonal."""
+    p = tl.math.exp2(qk * qk_scale - lse[None, :] * 1.4426950408889634)
+    if MASK:
+        offs_m = m + tl.arange(0, BLOCK_M)
+        p = tl.where(offs_m[None, :] >= offs_n[:, None], p, 0.0)
+    return p
+
+
+@triton.jit
+def _step(count, m, q_tiles, do_tiles, ds_tiles, k_tiles, k_mine, v_mine, q_fulls, do_fulls, empties, dk, dv,
+          lse_ptr, delta_ptr, dq_ptr, row0, offs_n, qk_scale, sm_scale, cid: tl.constexpr, HEAD_DIM: tl.constexpr,
+          BLOCK_M: tl.constexpr, STAGES: tl.constexpr, MASK: tl.constexpr, DS_OVER_DO: tl.constexpr,
+          dtype: tl.constexpr):
+    """One Q block of a consumer: S^T, dP^T, dV, dK, then dQ's half of the
+    columns from both consumers' dS^T, added to dQ with atomics."""
+    HALF: tl.constexpr = 64
+    DQ_COLS: tl.constexpr = HEAD_DIM // 2
+    slot, phase = _ring(count, STAGES)
+    lse = tl.load(lse_ptr + row0 + m + tl.arange(0, BLOCK_M))
+    delta = tl.load(delta_ptr + row0 + m + tl.arange(0, BLOCK_M))
+    tlx.barrier_wait(q_fulls[slot], phase)
+    qk = tlx.async_dot(k_mine, tlx.local_trans(q_tiles[slot]))
+    tlx.barrier_wait(do_fulls[slot], phase)
+    dp = tlx.async_dot(v_mine, tlx.local_trans(do_tiles[slot]))
+    qk = tlx.async_dot_wait(1, qk)
+    p = _probabilities(qk, lse, offs_n, m, qk_scale, BLOCK_M, MASK)
+    dv = tlx.async_dot(p.to(dtype), do_tiles[slot], dv)
+    dp = tlx.async_dot_wait(1, dp)
+    ds = (p * (dp - delta[None, :])).to(dtype)
+    dk = tlx.async_dot(ds, q_tiles[slot], dk)
+    if DS_OVER_DO:
+        # dS^T goes over this dO slot: both consumers' dV and dP^T must be
+        # done reading it (named barrier 8: both consumer warp groups)
+        dv = tlx.async_dot_wait(1, dv)
+        tlx.named_barrier_wait(8, 256)
+        ds_mine = ds_tiles[slot * 2 + cid]
+    else:
+        ds_mine = ds_tiles[(count % 2) * 2 + cid]
+    tlx.local_store(ds_mine, ds)
+    tlx.fence_async_shared()
+    tlx.named_barrier_wait(9, 256)  # both halves of dS^T are written
+    if DS_OVER_DO:
+        ds0 = ds_tiles[slot * 2]
+        ds1 = ds_tiles[slot * 2 + 1]
+    else:
+        ds0 = ds_tiles[(count % 2) * 2]
+        ds1 = ds_tiles[(count % 2) * 2 + 1]
+    k0 = tlx.local_slice(k_tiles[0], [0, cid * DQ_COLS], [HALF, DQ_COLS])
+    k1 = tlx.local_slice(k_tiles[1], [0, cid * DQ_COLS], [HALF, DQ_COLS])
+    dq = tlx.async_dot(tlx.local_trans(ds0), k0)
+    dq = tlx.async_dot(tlx.local_trans(ds1), k1, dq)
+    dq = tlx.async_dot_wait(0, dq)
+    dk = tlx.async_dot_wait(0, dk)
+    dv = tlx.async_dot_wait(0, dv)
+    tlx.barrier_arrive(empties[slot])  # Q, dO (and the dS^T over it) are read
+    offs_m = row0 + m + tl.arange(0, BLOCK_M)
+    offs_d = cid * DQ_COLS + tl.arange(0, DQ_COLS)
+    _red_add(dq_ptr + offs_m[:, None] * HEAD_DIM + offs_d[None, :], dq * sm_scale)
+    return dk, dv
+
+
+@triton.jit
+def _store_dkdv(dk, dv, desc_dk, desc_dv, k_tiles, v_tiles, dk_tiles, dv_tiles, row0, n0, sm_scale,
+                cid: tl.constexpr, ALIAS: tl.constexpr, dtype: tl.constexpr):
+    """The epilogue: dK (times the scale) and dV of this consumer's rows,
+    staged over its K and V halves (ALIAS) or in tiles of their own, and
+    stored with TMA."""
+    if ALIAS:
+        # the other consumer's last dQ reads this K half: wait for it
+        tlx.named_barrier_wait(9, 256)
+        dk_tile = dk_tiles[cid]
+        dv_tile = dv_tiles[cid]
+    else:
+        dk_tile = dk_tiles[cid]
+        dv_tile = dv_tiles[cid]
+    tlx.local_store(dk_tile, (dk * sm_scale).to(dtype))
+    tlx.local_store(dv_tile, dv.to(dtype))
+    tlx.fence_async_shared()
+    tlx.async_descriptor_store(desc_dk, dk_tile, [row0 + n0 + cid * 64, 0])
+    tlx.async_descriptor_store(desc_dv, dv_tile, [row0 + n0 + cid * 64, 0])
+    tlx.async_descriptor_store_wait(0)
+
+
+@triton.jit
+def _consume(cid: tl.constexpr, q_tiles, do_tiles, ds_tiles, k_tiles, v_tiles, dk_tiles, dv_tiles, q_fulls, do_fulls,
+             empties, kv_full, lse_ptr, delta_ptr, dq_ptr, desc_dk, desc_dv, row0, n0, lo, hi, sm_scale,
+             HEAD_DIM: tl.constexpr, BLOCK_M: tl.constexpr, STAGES: tl.constexpr, CAUSAL: tl.constexpr,
+             ALIAS: tl.constexpr, DS_OVER_DO: tl.constexpr, dtype: tl.constexpr):
+    """Consumer cid: K/V rows [n0 + 64 cid, n0 + 64 (cid + 1)) against every
+    Q block from lo to hi."""
+    HALF: tl.constexpr = 64
+    qk_scale = sm_scale * 1.4426950408889634
+    offs_n = n0 + cid * HALF + tl.arange(0, HALF)
+    dk = tl.zeros([HALF, HEAD_DIM], dtype=tl.float32)
+    dv = tl.zeros([HALF, HEAD_DIM], dtype=tl.float32)
+    k_mine = k_tiles[cid]
+    v_mine = v_tiles[cid]
+    tlx.barrier_wait(kv_full, 0)
+    count = 0
+    for m in range(lo, hi, BLOCK_M):  # causal: every block masked (a second loop for the unmasked ones spills)
+        dk, dv = _step(count, m, q_tiles, do_tiles, ds_tiles, k_tiles, k_mine, v_mine, q_fulls, do_fulls, empties, dk,
+                       dv, lse_ptr, delta_ptr, dq_ptr, row0, offs_n, qk_scale, sm_scale, cid, HEAD_DIM, BLOCK_M,
+                       STAGES, CAUSAL, DS_OVER_DO, dtype)
+        count += 1
+    _store_dkdv(dk, dv, desc_dk, desc_dv, k_tiles, v_tiles, dk_tiles, dv_tiles, row0, n0, sm_scale, cid, ALIAS, dtype)
+
+
+@triton.jit
+def attn_bwd_kernel(sm_scale, lse_ptr, delta_ptr, dq_ptr, desc_q, desc_k, desc_v, desc_do, desc_dk, desc_dv, N_CTX,
+                    HEAD_DIM: tl.constexpr, BLOCK_M: tl.constexpr, STAGES: tl.constexpr, CAUSAL: tl.constexpr,
+                    ALIAS: tl.constexpr, DS_OVER_DO: tl.constexpr = False, CONSUMER_REGISTERS: tl.constexpr = 240):
+    """Program (n, bh): dK and dV of K/V rows [128 n, 128 (n + 1)) of head
+    bh, and their share of dQ (atomics into the fp32 dq_ptr)."""
+    HALF: tl.constexpr = 64
+    dtype: tl.constexpr = tlx.dtype_of(desc_q)
+    tl.static_assert(not DS_OVER_DO or ALIAS, "DS_OVER_DO lays dS over dO: it needs ALIAS")
+    if DS_OVER_DO:  # dO slot s holds dS^T of both consumers once dV and dP^T have read it
+        do_spec = tlx.storage_alias_spec(storage=tlx.storage_kind.smem)
+        do_tiles = tlx.local_alloc((BLOCK_M, HEAD_DIM), dtype, STAGES, reuse=do_spec)
+        ds_tiles = tlx.local_alloc((HALF, BLOCK_M), dtype, 2 * STAGES, reuse=do_spec)
+        do_spec.set_buffer_overlap(tlx.reuse_group(do_tiles, tlx.reuse_group(ds_tiles, group_size=2),
+                                                   group_type=tlx.reuse_group_type.shared))
+    else:  # dS^T double-buffered: consumer c's half of buffer b is ds_tiles[2 b + c]
+        do_tiles = tlx.local_alloc((BLOCK_M, HEAD_DIM), dtype, STAGES)
+        ds_tiles = tlx.local_alloc((HALF, BLOCK_M), dtype, 4)
+    q_tiles = tlx.local_alloc((BLOCK_M, HEAD_DIM), dtype, STAGES)
+    if ALIAS:  # dK staged over K, dV over V: both are dead after the last Q block
+        k_spec = tlx.storage_alias_spec(storage=tlx.storage_kind.smem)
+        k_tiles = tlx.local_alloc((HALF, HEAD_DIM), dtype, 2, reuse=k_spec)
+        dk_tiles = tlx.local_alloc((HALF, HEAD_DIM), dtype, 2, reuse=k_spec)
+        k_spec.set_buffer_overlap(tlx.reuse_group(k_tiles, dk_tiles, group_type=tlx.reuse_group_type.shared))
+        v_spec = tlx.storage_alias_spec(storage=tlx.storage_kind.smem)
+        v_tiles = tlx.local_alloc((HALF, HEAD_DIM), dtype, 2, reuse=v_spec)
+        dv_tiles = tlx.local_alloc((HALF, HEAD_DIM), dtype, 2, reuse=v_spec)
+        v_spec.set_buffer_overlap(tlx.reuse_group(v_tiles, dv_tiles, group_type=tlx.reuse_group_type.shared))
+    else:
+        k_tiles = tlx.local_alloc((HALF, HEAD_DIM), dtype, 2)
+        v_tiles = tlx.local_alloc((HALF, HEAD_DIM), dtype, 2)
+        dk_tiles = tlx.local_alloc((HALF, HEAD_DIM), dtype, 2)
+        dv_tiles = tlx.local_alloc((HALF, HEAD_DIM), dtype, 2)
+    q_fulls = tlx.alloc_barriers(num_barriers=STAGES, arrive_count=1)
+    do_fulls = tlx.alloc_barriers(num_barriers=STAGES, arrive_count=1)
+    empties = tlx.alloc_barriers(num_barriers=STAGES, arrive_count=2)
+    kv_full = tlx.alloc_barriers(num_barriers=1, arrive_count=1)
+
+    n0 = tl.program_id(0) * 128
+    row0 = tl.program_id(1) * N_CTX
+    lo, hi = _q_range(n0, N_CTX, CAUSAL)
+    with tlx.async_tasks():
+        with tlx.async_task("default"):
+            _load(desc_q, desc_do, desc_k, desc_v, q_tiles, do_tiles, k_tiles, v_tiles, q_fulls, do_fulls, empties,
+                  kv_full[0], row0, n0, lo, hi, HEAD_DIM, BLOCK_M, STAGES, dtype)
+        with tlx.async_task(num_warps=4, registers=CONSUMER_REGISTERS, replicate=2):
+            cid: tl.constexpr = tlx.async_task_replica_id()
+            _consume(cid, q_tiles, do_tiles, ds_tiles, k_tiles, v_tiles, dk_tiles, dv_tiles, q_fulls, do_fulls,
+                     empties, kv_full[0], lse_ptr, delta_ptr, dq_ptr, desc_dk, desc_dv, row0, n0, lo, hi, sm_scale,
+                     HEAD_DIM, BLOCK_M, STAGES, CAUSAL, ALIAS, DS_OVER_DO, dtype)
+
+
+def default_config(head_dim, alias=True):
+    """(BLOCK_M, STAGES, DS_OVER_DO): Q blocks of 64 rows and the deepest
+    Q/dO ring up to 4 that fits 227 KiB (docs/design/attention.md): at head
+    dim 128 three stages aliased, two in the unaliased twin."""
+    if head_dim <= 64:
+        return 64, 4, False
+    return (64, 3, False) if alias else (64, 2, False)
+
+
+def smem_bytes(head_dim, block_m, stages, alias, ds_over_do=False, itemsize=2):
+    """Bytes of the kernel's buffers: K and V (BLOCK_N rows), the Q and dO
+    rings, the dS^T tiles (two buffers of BLOCK_N x BLOCK_M, or over the dO
+    slots: a slot then holds the larger of a dO tile and a dS^T tile) and
+    the dK/dV staging (over K and V when aliased)."""
+    kv = BLOCK_N * head_dim * itemsize
+    qo = block_m * head_dim * itemsize
+    ds = BLOCK_N * block_m * itemsize
+    rings = stages * (qo + (max(qo, ds) if ds_over_do else qo)) + (0 if ds_over_do else 2 * ds)
+    return 2 * kv + rings + (0 if alias else 2 * kv)
+
+
+def _check(q, k, v, o, do, lse):
+    import torch
+    Z, H, N_CTX, HEAD_DIM = q.shape
+    for name, t in (("k", k), ("v", v), ("o", o), ("do", do)):
+        if t.shape != q.shape or t.dtype != q.dtype:
+            raise ValueError(f"attention_backward: {name} must be {tuple(q.shape)} {q.dtype} like q, got "
+                             f"{tuple(t.shape)} {t.dtype}")
+    if q.dtype not in (torch.float16, torch.bfloat16):
+        raise ValueError(f"attention_backward: q, k, v must be float16 or bfloat16, got {q.dtype}")
+    if HEAD_DIM not in (64, 128):
+        raise ValueError(f"attention_backward: head_dim must be 64 or 128, got {HEAD_DIM}")
+    if N_CTX % BLOCK_N:
+        raise ValueError(f"attention_backward: the sequence length must be a multiple of {BLOCK_N}, got {N_CTX}")
+    if lse.shape != (Z, H, N_CTX) or lse.dtype != torch.float32:
+        raise ValueError(f"attention_backward: lse must be ({Z}, {H}, {N_CTX}) float32, got {tuple(lse.shape)} "
+                         f"{lse.dtype}")
+
+
+def attention_backward(q, k, v, o, do, lse, causal=False, sm_scale=None, alias=True, block_m=None, stages=None,
+                       ds_over_do=None, consumer_registers=240):
+    """(dQ, dK, dV) of softmax(Q K^T * sm_scale) V for (batch, heads, N,
+    head_dim) fp16/bf16 tensors on a Hopper GPU, given the forward's output
+    o, its log-sum-exp lse (natural log, float32) and the output's gradient
+    do. block_m, stages, ds_over_do default to default_config(head_dim, alias)."""
+    import torch
+    from triton.tools.tensor_descriptor import TensorDescriptor
+
+    _check(q, k, v, o, do, lse)
+    Z, H, N_CTX, HEAD_DIM = q.shape
+    default_m, default_stages, default_ds = default_config(HEAD_DIM, alias)
+    block_m, stages = block_m or default_m, stages or default_stages
+    ds_over_do = default_ds if ds_over_do is None else ds_over_do
+    if ds_over_do and not alias:
+        raise ValueError("attention_backward: ds_over_do lays dS over the dO ring, which needs alias=True")
+    sm_scale = 1.0 / math.sqrt(HEAD_DIM) if sm_scale is None else sm_scale
+    q, k, v, o, do = (t.contiguous() for t in (q, k, v, o, do))
+    rows = Z * H * N_CTX
+    delta = torch.empty((rows, ), device=q.device, dtype=torch.float32)
+    _bwd_preprocess[(rows // 128, )](o, do, delta, HEAD_DIM=HEAD_DIM, ROWS=128, num_warps=8)
+    dq = torch.zeros((Z, H, N_CTX, HEAD_DIM), device=q.device, dtype=torch.float32)
+    dk, dv = torch.empty_like(k), torch.empty_like(v)
+
+    def desc(t, block_rows):
+        return TensorDescriptor(t, [rows, HEAD_DIM], [HEAD_DIM, 1], [block_rows, HEAD_DIM])
+
+    attn_bwd_kernel[(N_CTX // BLOCK_N, Z * H)](sm_scale, lse.contiguous(), delta, dq, desc(q, block_m), desc(k, 64),
+                                              desc(v, 64), desc(do, block_m), desc(dk, 64), desc(dv, 64), N_CTX,
+                                              HEAD_DIM=HEAD_DIM, BLOCK_M=block_m, STAGES=stages, CAUSAL=causal,
+                                              ALIAS=alias, DS_OVER_DO=ds_over_do,
+                                              CONSUMER_REGISTERS=consumer_registers, num_warps=4, num_stages=1)
+    return dq.to(q.dtype), dk, dv
+
+
+_FUNCTION = []
+
+
+def _autograd_function():
+    """The torch.autograd.Function (built on first use: this file compiles without torch)."""
+    if _FUNCTION:
+        return _FUNCTION[0]
+    import torch
+
+    class FlashAttention(torch.autograd.Function):
+        """softmax(Q K^T * sm_scale) V with examples/hopper_flash_attention.py's
+        forward (saving its log-sum-exp) and this file's backward."""
+
+        @staticmethod
+        def forward(ctx, q, k, v, causal, sm_scale, alias):
+            o, lse = fwd.attention(q, k, v, causal=causal, sm_scale=sm_scale, alias=alias, return_lse=True)
+            ctx.save_for_backward(q, k, v, o, lse)
+            ctx.causal, ctx.sm_scale, ctx.alias = causal, sm_scale, alias
+            return o
+
+        @staticmethod
+        def backward(ctx, do):
+            q, k, v, o, lse = ctx.saved_tensors
+            dq, dk, dv = attention_backward(q, k, v, o, do, lse, causal=ctx.causal, sm_scale=ctx.sm_scale,
+                                            alias=ctx.alias)
+            return dq, dk, dv, None, None, None
+
+    _FUNCTION.append(FlashAttention)
+    return FlashAttention
+
+
+def attention(q, k, v, causal=False, sm_scale=None, alias=True):
+    """Differentiable attention: out = attention(q, k, v); out.backward(...)
+    runs this file's backward (the forward saves O and the log-sum-exp)."""
+    sm_scale = 1.0 / math.sqrt(q.shape[-1]) if sm_scale is None else sm_scale
+    return _autograd_function().apply(q, k, v, causal, sm_scale, alias)
+
+
+def compile_for_sm90(head_dim=128, causal=False, alias=True, block_m=None, stages=None, ds_over_do=None, dtype="fp16",
+                     consumer_registers=240):
+    """The backward kernel compiled for sm_90 without a GPU."""
+    from triton.backends.compiler import GPUTarget
+    default_m, default_stages, default_ds = default_config(head_dim, alias)
+    block_m = block_m or default_m
+    constexprs = dict(HEAD_DIM=head_dim, BLOCK_M=block_m, STAGES=stages or default_stages, CAUSAL=causal,
+                      ALIAS=alias, DS_OVER_DO=default_ds if ds_over_do is None else ds_over_do,
+                      CONSUMER_REGISTERS=consumer_registers)
+    q_block = f"tensordesc<{dtype}[{block_m}, {head_dim}]>"
+    kv_block = f"tensordesc<{dtype}[64, {head_dim}]>"
+    signature = {"sm_scale": "fp32", "lse_ptr": "*fp32", "delta_ptr": "*fp32", "dq_ptr": "*fp32", "desc_q": q_block,
+                 "desc_k": kv_block, "desc_v": kv_block, "desc_do": q_block, "desc_dk": kv_block, "desc_dv": kv_block,
+                 "N_CTX": "i32", **{name: "constexpr" for name in constexprs}}
+    attrs = {(i, ): [["tt.divisibility", 16]] for i in (1, 2, 3, 10)}
+    src = triton.compiler.ASTSource(fn=attn_bwd_kernel, signature=signature, constexprs=constexprs, attrs=attrs)
+    return triton.compile(src, target=GPUTarget("cuda", 90, 32), options={"num_warps": 4, "num_stages": 1})
+
+
+if __name__ == "__main__":
+    for head_dim in (64, 128):
+        for alias in (True, False):
+            block_m, stages, ds_over_do = default_config(head_dim, alias)
+            kernel = compile_for_sm90(head_dim, alias=alias)
+            print(f"HEAD_DIM={head_dim} ALIAS={alias}: BLOCK_N={BLOCK_N}, BLOCK_M={block_m}, {stages} Q/dO stages, "
+                  f"dS {'over dO' if ds_over_do else 'double-buffered'}, {kernel.metadata.shared} bytes of shared memory")
+            if alias:
+                tlx.print_memory_map(kernel)
+        print()
+    kernel = compile_for_sm90(128, stages=4, ds_over_do=True)
+    print(f"HEAD_DIM=128 ALIAS=True, dS over dO: 4 Q/dO stages, {kernel.metadata.shared} bytes of shared memory")
+    tlx.print_memory_map(kernel)

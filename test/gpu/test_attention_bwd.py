@@ -1,0 +1,169 @@
+"""Flash-attention backward on a Hopper GPU (examples/hopper_flash_attention_bwd.py):
+dQ, dK, dV of the aliased kernel and its unaliased twin against a float32
+PyTorch reference and against SDPA's autograd, for head dims 64 and 128,
+causal and not, fp16 and bf16, one K/V block and many; the autograd
+Function through `out.backward()`; a few optimizer steps of a tiny attention
+layer against the same layer on SDPA."""
+import math
+import os
+import sys
+
+import pytest
+import torch
+import triton
+
+import tlx_alias  # noqa: F401
+
+ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+sys.path.insert(0, os.path.join(ROOT, "examples"))
+import hopper_flash_attention as fa  # noqa: E402
+import hopper_flash_attention_bwd as fab  # noqa: E402
+
+
+@pytest.fixture(autouse=True)
+def _allocator():
+    triton.set_allocator(lambda size, align, stream: torch.empty(size, dtype=torch.int8, device="cuda"))
+
+
+def reference_grads(q, k, v, do, causal, sm_scale):
+    """dQ, dK, dV of softmax(Q K^T * sm_scale) V in float32."""
+    q32, k32, v32 = (t.detach().float().requires_grad_() for t in (q, k, v))
+    scores = (q32 @ k32.transpose(-1, -2)) * sm_scale
+    if causal:
+        n = q.shape[2]
+        scores = scores.masked_fill(torch.ones(n, n, device=q.device, dtype=torch.bool).triu(1), float("-inf"))
+    out = torch.softmax(scores, -1) @ v32
+    out.backward(do.float())
+    return q32.grad, k32.grad, v32.grad
+
+
+def sdpa_grads(q, k, v, do, causal):
+    q, k, v = (t.detach().clone().requires_grad_() for t in (q, k, v))
+    torch.nn.functional.scaled_dot_product_attention(q, k, v, is_causal=causal).backward(do)
+    return q.grad, k.grad, v.grad
+
+
+def inputs(z, h, n, head_dim, dtype, seed=0):
+    torch.manual_seed(seed)
+    q, k, v, do = (torch.randn((z, h, n, head_dim), device="cuda", dtype=dtype) for _ in range(4))
+    return q, k, v, do
+
+
+def check(alias, head_dim, causal, dtype, n, z=2, h=3, **options):
+    q, k, v, do = inputs(z, h, n, head_dim, dtype)
+    sm_scale = 1.0 / math.sqrt(head_dim)
+    o, lse = fa.attention(q, k, v, causal=causal, return_lse=True)
+    grads = fab.attention_backward(q, k, v, o, do, lse, causal=causal, alias=alias, **options)
+    ref = reference_grads(q, k, v, do, causal, sm_scale)
+    sdpa = sdpa_grads(q, k, v, do, causal)
+    for name, got, want, theirs in zip("QKV", grads, ref, sdpa):
+        assert got.dtype == dtype and got.shape == q.shape
+        ours = (got.float() - want).abs().max().item()
+        sdpa_err = (theirs.float() - want).abs().max().item()
+        print(f"d{name}: max abs error {ours:.3g} (SDPA's {sdpa_err:.3g})")
+        # no more than twice SDPA's own error against float32, plus a little slack for tiny errors
+        assert ours <= 2 * sdpa_err + (2e-2 if dtype == torch.bfloat16 else 3e-3), f"d{name}"
+        torch.testing.assert_close(got.float(), want, rtol=5e-2, atol=6e-2 if dtype == torch.bfloat16 else 1e-2)
+
+
+@pytest.mark.parametrize("dtype", [torch.float16, torch.bfloat16])
+@pytest.mark.parametrize("causal", [False, True])
+@pytest.mark.parametrize("head_dim", [64, 128])
+@pytest.mark.parametrize("alias", [True, False])
+def test_backward_matches_reference(alias, head_dim, causal, dtype):
+    check(alias, head_dim, causal, dtype, n=512)  # 4 K/V blocks, 8 Q blocks
+
+
+@pytest.mark.parametrize("causal", [False, True])
+@pytest.mark.parametrize("head_dim", [64, 128])
+def test_backward_one_block(head_dim, causal):
+    check(True, head_dim, causal, torch.float16, n=128)  # one K/V block: a causal program's every Q block masked
+
+
+@pytest.mark.parametrize("causal", [False, True])
+def test_backward_many_tiles(causal):
+    check(True, 128, causal, torch.bfloat16, n=2048, z=1, h=2)  # 32 Q blocks through a 3-deep ring
+
+
+@pytest.mark.parametrize("causal", [False, True])
+@pytest.mark.parametrize("head_dim, stages, ds_over_do", [(128, 4, True), (128, 5, True), (64, 4, True),
+                                                          (128, 2, False), (64, 2, False)])
+def test_backward_ring_depths_and_ds_over_do(head_dim, stages, ds_over_do, causal):
+    """Other Q/dO ring depths; dS^T staged over the dO slot it came from."""
+    check(True, head_dim, causal, torch.float16, n=1024, z=1, h=2, stages=stages, ds_over_do=ds_over_do)
+
+
+def test_backward_growing_scores():
+    """Later keys score up to 6x higher: P spans many orders of magnitude."""
+    q, k, v, do = inputs(1, 2, 1024, 128, torch.float16)
+    k = (k.float() * torch.linspace(1, 6, 1024, device="cuda")[:, None]).to(torch.float16)
+    o, lse = fa.attention(q, k, v, causal=True, return_lse=True)
+    grads = fab.attention_backward(q, k, v, o, do, lse, causal=True)
+    ref = reference_grads(q, k, v, do, True, 1.0 / math.sqrt(128))
+    sdpa = sdpa_grads(q, k, v, do, True)
+    for got, want, theirs in zip(grads, ref, sdpa):
+        assert (got.float() - want).abs().max() <= 2 * (theirs.float() - want).abs().max() + 3e-3
+
+
+@pytest.mark.parametrize("dtype", [torch.float16, torch.bfloat16])
+@pytest.mark.parametrize("causal", [False, True])
+def test_autograd_function(causal, dtype):
+    q, k, v, do = inputs(2, 2, 256, 64, dtype)
+    q, k, v = (t.requires_grad_() for t in (q, k, v))
+    out = fab.attention(q, k, v, causal=causal)
+    out.backward(do)
+    ref = reference_grads(q, k, v, do, causal, 1.0 / math.sqrt(64))
+    for got, want in zip((q.grad, k.grad, v.grad), ref):
+        torch.testing.assert_close(got.float(), want, rtol=5e-2, atol=6e-2 if dtype == torch.bfloat16 else 1e-2)
+
+
+def test_rejects_ragged_sequence_and_head_dim():
+    q = torch.randn((1, 1, 200, 64), device="cuda", dtype=torch.float16)
+    lse = torch.zeros((1, 1, 200), device="cuda")
+    with pytest.raises(ValueError, match="the sequence length must be a multiple of 128, got 200"):
+        fab.attention_backward(q, q, q, q, q, lse)
+    q = torch.randn((1, 1, 128, 256), device="cuda", dtype=torch.float16)
+    with pytest.raises(ValueError, match="head_dim must be 64 or 128, got 256"):
+        fab.attention_backward(q, q, q, q, q, torch.zeros((1, 1, 128), device="cuda"))
+
+
+class TinyAttention(torch.nn.Module):
+    """One attention layer: x -> softmax(q k^T / sqrt(d)) v -> linear."""
+
+    def __init__(self, dim, heads, attend):
+        super().__init__()
+        self.heads, self.attend = heads, attend
+        self.qkv = torch.nn.Linear(dim, 3 * dim, bias=False)
+        self.out = torch.nn.Linear(dim, dim, bias=False)
+
+    def forward(self, x):
+        b, n, dim = x.shape
+        q, k, v = self.qkv(x).view(b, n, 3, self.heads, dim // self.heads).permute(2, 0, 3, 1, 4)
+        y = self.attend(q.contiguous(), k.contiguous(), v.contiguous())
+        return self.out(y.transpose(1, 2).reshape(b, n, dim))
+
+
+@pytest.mark.parametrize("causal", [False, True])
+def test_optimizer_steps_match_sdpa(causal):
+    """Five Adam steps of a tiny attention layer in bf16: the losses with
+    this kernel's forward and backward track those with SDPA's."""
+    losses = {}
+    for name, attend in (("tlx", lambda q, k, v: fab.attention(q, k, v, causal=causal)),
+                         ("sdpa", lambda q, k, v: torch.nn.functional.scaled_dot_product_attention(
+                             q, k, v, is_causal=causal))):
+        torch.manual_seed(0)
+        model = TinyAttention(256, 2, attend).cuda().to(torch.bfloat16)
+        x = torch.randn((2, 512, 256), device="cuda", dtype=torch.bfloat16)
+        target = torch.randn((2, 512, 256), device="cuda", dtype=torch.bfloat16)
+        optimizer = torch.optim.Adam(model.parameters(), lr=1e-2)
+        losses[name] = []
+        for _ in range(5):
+            optimizer.zero_grad()
+            loss = torch.nn.functional.mse_loss(model(x).float(), target.float())
+            loss.backward()
+            optimizer.step()
+            losses[name].append(loss.item())
+    print(losses)
+    assert losses["tlx"][-1] < losses["tlx"][0]  # it learns
+    for ours, theirs in zip(losses["tlx"], losses["sdpa"]):
+        assert abs(ours - theirs) <= 2e-2 * abs(theirs)
