@@ -54,6 +54,14 @@ def _size(spec):
     return f"{columns} columns{rounded}, {spec['size']} bytes"
 
 
+def _rings(spec):
+    """', ring by ring (interleaved: N bytes)' for a tree laid out ring by ring:
+    the lowering does that only where the interleaved layout does not fit."""
+    if spec.get("layout") != "rings":
+        return ""
+    return f", ring by ring (interleaved: {spec['interleaved_size']} bytes)"
+
+
 def format_memory_map(kernel):
     """The memory map as text: per spec, a line and a table with one row per
     buffer (named as in the kernel, with its line). "" for a kernel without
@@ -63,7 +71,7 @@ def format_memory_map(kernel):
         name = f"'{spec['name']}' " if spec.get("name") else ""
         lines.append(f"storage_alias_spec {name}in {spec['function']} ({spec['storage']}, {_size(spec)}"
                      f"{', explicit' if spec['explicit_size'] else ''}, "
-                     f"aligned {spec['alignment']}) at {_where(spec['location'])}")
+                     f"aligned {spec['alignment']}{_rings(spec)}) at {_where(spec['location'])}")
         rows = []
         for view in spec["views"]:
             shape = "x".join(map(str, view["expanded_shape"]))

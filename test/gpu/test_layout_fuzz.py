@@ -4,10 +4,12 @@ written with unique bytes through its own view, in a random order, then read
 back through every view; what each view reads must be what the model
 (test/support/layout_model.py) says the storage holds: buffers the tree keeps
 apart are never clobbered, shared siblings see each other's bytes exactly
-where the model overlaps them. Where the memory map is not the model's (the
-ring-by-ring layout the guide allows when smaller), the memory map's
-placements are simulated instead, and test/python/test_layout_model.py checks
-that layout's promise."""
+where the model overlaps them. The memory map must be the model's wherever
+that fits the target's shared memory; only a tree too large for it may be
+laid out ring by ring (the memory map's placements are then simulated
+instead, and test/python/test_layout_model.py checks that layout's promise),
+and one that fits neither way must be refused, naming the interleaved size
+("too large")."""
 import os
 import random
 import sys
@@ -25,15 +27,13 @@ import layout_model as model  # noqa: E402
 
 TREES = int(os.environ.get("TLX_FUZZ_TREES", "200"))
 SEED = int(os.environ.get("TLX_FUZZ_SEED", "29"))
-SHARED_LIMIT = 232448
+SHARED_LIMIT = model.SHARED_LIMIT  # sm_90's and sm_100's
 
 
 def run_tree(seed):
     rng = random.Random(seed)
     tree = model.random_tree(rng.choice, dtypes=model.FUZZ_DTYPES)
     expected = model.model_layout(tree)
-    if expected.total > SHARED_LIMIT:
-        return "too large"
     keys = [(leaf.name, b) for leaf in model.leaves(tree) for b in range(leaf.num)]
     order = keys[:]
     rng.shuffle(order)
@@ -41,14 +41,16 @@ def run_tree(seed):
     fn = model.jit_kernel(lines, "in_ptr, out_ptr", {"tlx": tlx, "tl": tl, "triton": triton})
     data = torch.randint(-128, 128, (size, ), dtype=torch.int8, device="cuda")
     out = torch.zeros_like(data)
-    compiled = fn[(1, )](data, out)
+    try:
+        compiled = fn[(1, )](data, out)
+    except RuntimeError as error:  # the lowering's error: neither layout fits
+        assert expected.total > SHARED_LIMIT, (model.describe(tree), error)
+        assert model.too_large_message(tree, tmem=False) in str(error), (model.describe(tree), error)
+        return "too large"
     (spec, ) = tlx.memory_map(compiled)
     total, starts = model.memory_map_placements(spec)
-    if (total, starts) == (expected.total, expected.starts):
-        used, layout = expected.starts, "model"
-    else:
-        assert model.ring_by_ring(tree, starts) and total < expected.total, model.describe(tree)
-        used, layout = starts, "ring by ring"
+    layout = model.classify(tree, total, starts, SHARED_LIMIT)  # "model", or "ring by ring" past the limit
+    used = expected.starts if layout == "model" else starts
     torch.cuda.synchronize()
     host_in, host_out = bytes(data.cpu().numpy().tobytes()), bytes(out.cpu().numpy().tobytes())
     by_name = {leaf.name: leaf for leaf in model.leaves(tree)}

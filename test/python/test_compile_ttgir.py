@@ -26,12 +26,15 @@ ALPHA = Leaf((64,), "f32", 2)
 # name: (tree, packed size, exact size). Packed views (triton 3.7 with
 # TLX_ALIAS_EXACT_VIEWS=0) reach the ideal size of the tree; exact views (the
 # default, triton 3.8's rules) start each buffer at a multiple of its own size
-# and make the storage a multiple of every buffer.
+# and make the stride and the storage multiples of every buffer (the design's
+# interleaved layout: these trees all fit sm_90, so none is laid out ring by
+# ring).
 CASES = {
     # a and b used at different times: the larger one.
     "shared": (("shared", Leaf((64, 64), "f32", 2), Leaf((64, 64), "bf16", 2)), 32768, 32768),
-    # side by side: 16 KiB + 8 KiB per buffer (the f32 view needs 8 KiB slots).
-    "distinct": (("distinct", Leaf((64, 64), "f32", 2), Leaf((64, 64), "f16", 2)), 49152, 49152),
+    # side by side: 16 KiB + 8 KiB per buffer (packed, the f32 view needs 8 KiB
+    # slots; exact, the stride is rounded up to 32 KiB).
+    "distinct": (("distinct", Leaf((64, 64), "f32", 2), Leaf((64, 64), "f16", 2)), 49152, 65536),
     # the design's flash-attention tree: QK shares with (P, alpha).
     "nested": (("shared", QK, ("distinct", P, ALPHA)), 32768, 32768),
     # three levels, distinct at the root.
@@ -40,11 +43,10 @@ CASES = {
                                                             Leaf((128,), "i8", 3)))),
                      3 * (4096 + 4096), 3 * (4096 + 4096)),
     # NVMMA 128-byte swizzle needs 1024-byte alignment: packed, alpha's 256
-    # bytes are followed by 768 bytes of padding; exact, the 8 KiB tiles lie
-    # ring by ring (16 KiB), alpha's 512 bytes after them, and the storage
-    # rounds up to a multiple of 8 KiB.
+    # bytes are followed by 768 bytes of padding; exact, the 8 KiB tile starts
+    # at 8 KiB (a multiple of its size) and the stride is 16 KiB.
     "nvmma_alignment": (("distinct", Leaf((64,), "f32", 2), Leaf((64, 64), "f16", 2, nvmma(128, 16))),
-                        2 * (1024 + 8192), 3 * 8192),
+                        2 * (1024 + 8192), 2 * 16384),
     # a single buffer; packed, the stride (4224) is no multiple of either
     # tile; exact, the storage is a multiple of the 4 KiB tile.
     "single_buffer": (("distinct", Leaf((32, 64), "f16", 1), Leaf((16,), "i32", 1)), 4096 + 128, 2 * 4096),

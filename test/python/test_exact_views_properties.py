@@ -6,10 +6,14 @@ tensor-memory leaves) are lowered, and, read back from the lowered IR alone:
 * every buffer starts at a multiple of its own size and every view spans the
   whole storage in whole buffers (what 3.8's reinterpret and index accept);
 * buffers of different indices never overlap, and buffers of one index only
-  under a shared group (the tree's promise, whichever layout the engine
-  picked: interleaved or ring by ring);
-* the storage holds every leaf's ring (no more is sure: ring by ring, a leaf
-  with fewer buffers than the tree's indices takes less than interleaved).
+  under a shared group (the tree's promise);
+* the layout is the design's, interleaved: the storage is as large as the
+  tree's indices, each as large as the tree with its buffers at multiples of
+  their sizes (`interleaved_size`). The lowering runs without the target's
+  shared memory (check-target-memory=0), and the tensor-memory trees are
+  those that fit 512 columns, so no tree here is laid out ring by ring (only
+  a tree the target's memory cannot hold interleaved is:
+  test_layout_model.py and exact-views.mlir check those).
 """
 import re
 
@@ -19,7 +23,8 @@ import tlx_alias  # noqa: F401
 from tlx_alias._triton import passes as _pipeline
 from test_layout_properties import SETTINGS, buffer_addresses, may_overlap, paths, smem_leaves, tmem_leaves, trees
 from tlx_alias._triton.plugin import plugin_passes
-from ttgir_builder import TMEM_COLUMNS, build_module, ideal_size, leaves_of, paddings_of
+from ttgir_builder import TMEM_COLUMNS, align_to, build_module, ideal_size, kind_and_size, leaves_of, num_indices, \
+    paddings_of
 
 SHARED_STORAGE = re.compile(r"ttg.local_alloc \{alignment = \d+ : i32\} : \(\) -> !ttg.memdesc<(\d+)x(\d+)xi8")
 TENSOR_STORAGE = re.compile(r"ttng.tmem_alloc : \(\) -> !ttg.memdesc<128x(\d+)xf32")
@@ -31,6 +36,28 @@ def lower_exact(tree):
     _pipeline.run_passes(module, lambda pm: plugin_passes.tlx_storage_alias_lowering(pm, ["exact-views=1", "check-target-memory=0"]),
                          context=context)
     return str(module)
+
+
+def interleaved_size(tree):
+    """Units of the design's layout under exact views: as packed (shared
+    children together, distinct ones one after the other, group_size copies
+    side by side), but every buffer aligned to its own size as well, and the
+    stride to the largest alignment."""
+    def node(tree):
+        if not isinstance(tree, tuple):
+            return tree.units, max(tree.alignment, tree.units)
+        sizes = [node(child) for child in tree[1:]]
+        align = max(a for _, a in sizes)
+        kind, group_size = kind_and_size(tree)
+        size = 0
+        for b, a in sizes:
+            size = max(size, b) if kind == "shared" else align_to(size, a) + b
+        if group_size > 1:
+            size = group_size * align_to(size, align)
+        return size, align
+
+    size, align = node(tree)
+    return num_indices(tree) * align_to(size, align)
 
 
 def storage_units(lowered, tmem):
@@ -50,6 +77,10 @@ def check_exact(tree):
     lowered = lower_exact(tree)
     total = storage_units(lowered, tmem)
     assert total >= max(leaf.num * leaf.units for leaf in leaf_list)
+    # The design's layout, never ring by ring here (tensor memory is
+    # allocated in powers of two of at least 32 columns).
+    interleaved = interleaved_size(tree)
+    assert total == (max(32, 1 << (interleaved - 1).bit_length()) if tmem else interleaved), (total, interleaved)
     # Each view spans the storage: its leading dimension times the buffer.
     for leaf, count in zip(leaf_list, VIEW.findall(lowered)):
         assert int(count) * leaf.units == total, (leaf, count, total)

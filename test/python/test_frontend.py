@@ -95,9 +95,11 @@ def overlap_kernel(out_ptr, KIND: tl.constexpr):
 
 @pytest.mark.parametrize("kind, shared, offsets, strides", [
     ("shared", 32768, [0, 0], [16384, 16384]),
-    # Ring by ring (exact views: each buffer at a multiple of its size): a's
-    # two 16 KiB tiles, then b's two 8 KiB tiles.
-    ("distinct", 49152, [0, 32768], [16384, 8192]),
+    # Interleaved, the design's layout (exact views: each buffer at a
+    # multiple of its size): a at 0, b at 16 KiB, the stride rounded up to a
+    # multiple of a, 32 KiB (ring by ring would take 48 KiB, but only a tree
+    # too large for the target is laid out so).
+    ("distinct", 65536, [0, 16384], [32768, 32768]),
 ])
 def test_simple_overlap(kind, shared, offsets, strides):
     kernel = compile_kernel(overlap_kernel, {"KIND": kind})

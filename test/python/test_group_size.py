@@ -108,10 +108,11 @@ def test_subtile_grows_the_spec():
 
 def test_mixed_buffer_counts():
     """Counts 2 and 3 in one spec (TLX's multiphase GEMMs), distinct: no
-    buffer of a overlaps one of b. Ring by ring (exact views, each buffer at a
-    multiple of its size): a's two 16 KiB buffers, then b's three 8 KiB ones,
-    56 KiB rounded up to a multiple of 16 KiB (the interleaved layout, 3
-    indices of 16 KiB + 8 KiB, would take 72 KiB)."""
+    buffer of a overlaps one of b. Interleaved, the design's layout: 3
+    indices of 16 KiB + 8 KiB, the stride rounded up to a multiple of a
+    (exact views, each buffer at a multiple of its size): 96 KiB. Ring by
+    ring would take 64 KiB, but the interleaved layout fits sm_90, so it is
+    the layout."""
     body = ("spec = tlx.storage_alias_spec(storage=tlx.storage_kind.smem)\n"
             "a = tlx.local_alloc((64, 64), tl.float32, 2, reuse=spec)\n"
             "b = tlx.local_alloc((64, 64), tl.float16, 3, reuse=spec)\n"
@@ -120,10 +121,10 @@ def test_mixed_buffer_counts():
             "tlx.local_store(a[i], tl.full((64, 64), 1.0, tl.float32))\n")
     compiled = compile_body(body)
     size, v = views(compiled)
-    assert size == 65536
-    assert v["a"] == (0, 16384, [], [4, 64, 64])
-    assert v["b"] == (32768, 8192, [], [8, 64, 64])
-    assert compiled.metadata.shared == 65536
+    assert size == 98304
+    assert v["a"] == (0, 32768, [], [6, 64, 64])
+    assert v["b"] == (16384, 32768, [], [12, 64, 64])
+    assert compiled.metadata.shared == 98304
 
 
 @pytest.mark.parametrize("size, message", [

@@ -42,7 +42,8 @@ def ptx_count(kernel, instruction):
 TRITON_38 = tuple(int(p) for p in triton.__version__.split(".")[:2]) >= (3, 8)
 STORE_WAIT = "cp.async.bulk.wait_group" if TRITON_38 else "cp.async.bulk.wait_group.read"
 # The persistent GEMM's A, B and C rings: (offset, stride, buffer bytes) packed
-# (3.7) and under exact views (3.8's rules: ring by ring, C[i] on B[i]).
+# (3.7) and under exact views (3.8's rules: the interleaved layout takes 256
+# KiB, more than sm_90 has, so ring by ring, C[i] on B[i]).
 GEMM_PACKED = [(0, 49152, 16384), (16384, 49152, 32768), (0, 49152, 32768)]
 GEMM_EXACT = [(131072, 16384, 16384), (0, 32768, 32768), (0, 32768, 32768)]
 
@@ -54,8 +55,9 @@ def test_tma_into_aliased_slot():
     assert ptx_count(k, "cp.async.bulk.tensor.2d.shared::cta.global.mbarrier::complete_tx::bytes") == 1
     assert ptx_count(k, "mbarrier.try_wait") == 1
     assert ptx_count(k, "mbarrier.init.shared") == 1
-    # pad (16 KiB of 2 x 8 KiB) then the shared tile/scratch (2 x 16 KiB), plus the barrier.
-    assert k.metadata.shared == 16384 + 32768 + 8
+    # pad (8 KiB) then the shared tile/scratch (16 KiB) at 16 KiB (a multiple
+    # of scratch), a 32 KiB stride, two indices, plus the barrier.
+    assert k.metadata.shared == 2 * 32768 + 8
     assert "tlx." not in k.asm["ttgir"]
 
 
@@ -234,8 +236,10 @@ def test_aliased_persistent_ws_gemm_example():
 
 def test_aliased_persistent_ws_gemm_example_under_exact_views(monkeypatch):
     """The same kernel with triton 3.8's view rules (forced here): every
-    buffer at a multiple of its size, so the tree is laid out ring by ring,
-    B's ring first, A's after it, C[i] on B[i]: the same 192 KiB."""
+    buffer at a multiple of its size, so the interleaved layout needs a 64
+    KiB stride, 256 KiB in all, more than sm_90 has: the tree is laid out
+    ring by ring, B's ring first, A's after it, C[i] on B[i], the same 192
+    KiB, and the memory map says so."""
     import hopper_persistent_gemm as example
 
     monkeypatch.setenv("TLX_ALIAS_EXACT_VIEWS", "1")
@@ -244,6 +248,7 @@ def test_aliased_persistent_ws_gemm_example_under_exact_views(monkeypatch):
     assert spec["size"] == 4 * 48 * 1024
     views = [(v["offset"], v["bytes_between_buffers"], v["buffer_bytes"]) for v in spec["views"]]
     assert views == GEMM_EXACT  # A, B, C
+    assert (spec["layout"], spec["interleaved_size"]) == ("rings", 4 * 64 * 1024)
     assert [v["expanded_shape"] for v in spec["views"]] == [[12, 128, 64], [6, 64, 256], [6, 128, 128]]
     assert spec["size"] < k.metadata.shared <= 232448
     assert "ttg.memdesc_reinterpret" in k.asm["ttgir"] and "memdesc<3x65536xi8" in k.asm["ttgir"]

@@ -147,18 +147,17 @@ def distinct_kernel(out_ptr, i):
 
 
 def test_distinct_spec_rewrites_the_buffer_index_under_tmem_accesses():
-    """Ring by ring (exact views): qk's two 64-column buffers, then o's two
-    32-column ones at column 128; 192 columns, allocated as 256 (tcgen05.alloc
-    hands out powers of two). Each view spans the 256 columns in its own
-    buffers: qk[i] stays index i of 4 x 64 columns, o[i] becomes index i + 4
-    of 8 x 32 columns, and the tmem ops read those views."""
+    """The design's layout in tensor memory too: qk at column 0, o at 64, the
+    stride rounded up to a multiple of qk, 128; 256 columns. Each view spans
+    them in its own buffers: qk[i] becomes index 2i of 4 x 64 columns, o[i]
+    index 4i + 2 of 8 x 32 columns, and the tmem ops read those views."""
     kernel = compile_kernel(distinct_kernel, {"out_ptr": "*fp32", "i": "i32"})
     assert_stock(kernel)
     ttgir = kernel.asm["ttgir"]
     (spec, ) = tlx.memory_map(kernel)
-    assert spec["size"] // 512 == 192
+    assert spec["size"] // 512 == 256 and spec["layout"] == "interleaved"
     assert [(v["name"], v["offset"] // 512, v["bytes_between_buffers"] // 512, v["scale"], v["offset_slots"])
-            for v in spec["views"]] == [("qk", 0, 64, 1, 0), ("o", 128, 32, 1, 4)]
+            for v in spec["views"]] == [("qk", 0, 128, 2, 0), ("o", 64, 128, 4, 2)]
     assert kernel.metadata.tmem_size == 256
     assert len(ops(ttgir, "ttng.tmem_store")) == 2 and len(ops(ttgir, "ttng.tmem_load")) == 2
     defs = {line.split(" = ")[0]: line.split(" = ", 1)[1] for line in map(str.strip, ttgir.splitlines())
@@ -169,8 +168,9 @@ def test_distinct_spec_rewrites_the_buffer_index_under_tmem_accesses():
         assert op_type(line).startswith(f"!ttg.memdesc<{buffers_type}")
         return re.search(r"\[(%\w+)\]", line).group(1)
 
-    assert index_of("qk", "4x128x64xf32") == "%i"
-    assert re.match(r"arith.addi %i, %c4_i32 : i32", defs[index_of("o", "8x128x32xf32")])
+    assert re.match(r"arith.muli %i, %c2_i32 : i32", defs[index_of("qk", "4x128x64xf32")])
+    o_index = re.match(r"arith.addi (%\w+), %c2_i32 : i32", defs[index_of("o", "8x128x32xf32")])
+    assert o_index and re.match(r"arith.muli %i, %c4_i32 : i32", defs[o_index.group(1)])
     # Each tmem op reads a ttg.memdesc_index result (of the rewritten views).
     indexed = {line.split(" = ")[0] for line in ops(ttgir, "ttg.memdesc_index")}
     for line in ops(ttgir, "ttng.tmem_load"):

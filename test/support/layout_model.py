@@ -20,8 +20,13 @@ The rules modelled (exact views, the default):
   buffer, so every buffer starts at a multiple of its own size; the spec
   has as many indices as the leaf that needs the most.
 
-The guide also allows a ring-by-ring layout (each leaf's buffers side by
-side) where that is smaller: `ring_by_ring` says whether a placement is one.
+That layout is the layout, in both memories, wherever it fits the target:
+the guide allows a ring-by-ring layout (each leaf's buffers side by side)
+only where the interleaved one is larger than the target's memory (shared
+memory: the target's, 232448 bytes on sm_90 and sm_100; tensor memory: 512
+columns) and the rings fit; where neither fits, the spec is an error naming
+the interleaved size. `ring_by_ring` says whether a placement is one, and
+`classify` applies the rule to what the compiler laid out.
 """
 import dataclasses
 import math
@@ -33,6 +38,13 @@ TMEM_DTYPES = {"float32": 32, "float16": 16, "bfloat16": 16}
 SMEM_MIN_SLOT = 128
 TMEM_LANES = 128
 TMEM_COLUMN_BYTES = 512
+TMEM_COLUMNS = 512  # tensor memory of a CTA, in columns
+SHARED_LIMIT = 232448  # sm_90's and sm_100's shared memory per CTA, in bytes
+
+
+def memory_limit(tmem, shared_limit=SHARED_LIMIT):
+    """The target's memory in a spec's units (bytes, or columns)."""
+    return TMEM_COLUMNS if tmem else shared_limit
 
 
 @dataclasses.dataclass(eq=False)  # leaves are told apart by identity
@@ -193,6 +205,31 @@ def ring_by_ring(tree, starts):
         if len(steps) > 1 or any(step <= 0 or step % leaf.units for step in steps):
             return False
     return True
+
+
+def classify(tree, total, starts, limit, explicit_units=None):
+    """What the compiler laid out (`total` units, `starts` as
+    memory_map_placements gives them), by the rule: "model" where it is the
+    model's layout, which it must be wherever that fits `limit` (None: the
+    target's memory is not known); else "ring by ring", which must keep every
+    leaf a ring and fit. AssertionError for anything else."""
+    expected = model_layout(tree, explicit_units)
+    if (total, starts) == (expected.total, expected.starts):
+        return "model"
+    where = describe(tree)
+    assert limit is not None and expected.total > limit, (
+        f"{where}: not the design's layout, though it fits ({expected.total} <= {limit}): {starts}")
+    assert explicit_units is None, f"{where}: an explicit size past the target's memory laid out"
+    assert ring_by_ring(tree, starts), f"{where}: past the target's memory, but not ring by ring: {starts}"
+    assert total <= limit, f"{where}: ring by ring, but past the target's memory ({total} > {limit})"
+    return "ring by ring"
+
+
+def too_large_message(tree, tmem, explicit_units=None):
+    """The words of the error for a tree that fits the target in neither
+    layout: the interleaved size, in the spec's units."""
+    total = model_layout(tree, explicit_units).total
+    return f"needs {total} tensor-memory columns" if tmem else f"needs {total} bytes of shared memory"
 
 
 # -- random trees -------------------------------------------------------------

@@ -107,20 +107,23 @@ module attributes {"ttg.num-warps" = 4 : i32, "ttg.num-ctas" = 1 : i32, "ttg.thr
     tt.return %v : !ttg.memdesc<64x16xbf16, #shared, #smem, mutable>
   }
 
-  // Buffer counts 2 and 3, distinct. Exact views lay the tree out ring by
-  // ring (smaller than interleaved): a's two 8 KiB buffers, then b's three,
-  // 40 KiB as 5 x 8192 x i8; a: i of 5, b at 16 KiB: i + 2 of 5. Packed:
-  // buffer i of each in the spec's buffer index i, 3 indices of 8 KiB +
-  // 8 KiB; a: slot 2i of 3; b at 8 KiB: 2i + 1 of 6.
+  // Buffer counts 2 and 3, distinct: buffer i of each in the spec's buffer
+  // index i, 3 indices of 8 KiB + 8 KiB (exact views too, though ring by
+  // ring would take 40 KiB: the interleaved 48 KiB fit the target); a: 2i,
+  // b at 8 KiB: 2i + 1, of 6 (exact; a of 3 packed).
   // CHECK-LABEL: tt.func @mixed_counts
   // CHECK-SAME: %[[I:arg[0-9]+]]: i32
-  // EXACT-NEXT: %[[S:.+]] = ttg.local_alloc {alignment = 128 : i32} : () -> !ttg.memdesc<5x8192xi8
-  // EXACT-NEXT: %[[A:.+]] = tlx.local_alias %[[S]] : {{.*}} -> !ttg.memdesc<5x64x64xf16, #shared, #smem, mutable>
-  // EXACT-NEXT: %[[B:.+]] = tlx.local_alias %[[S]] : {{.*}} -> !ttg.memdesc<5x64x64xf16, #shared, #smem, mutable>
-  // EXACT-NEXT: ttg.memdesc_index %[[A]][%[[I]]] : !ttg.memdesc<5x64x64xf16
+  // EXACT-NEXT: %[[S:.+]] = ttg.local_alloc {alignment = 128 : i32} : () -> !ttg.memdesc<3x16384xi8
+  // EXACT-NEXT: %[[A:.+]] = tlx.local_alias %[[S]] : {{.*}} -> !ttg.memdesc<6x64x64xf16, #shared, #smem, mutable>
+  // EXACT-NEXT: %[[B:.+]] = tlx.local_alias %[[S]] : {{.*}} -> !ttg.memdesc<6x64x64xf16, #shared, #smem, mutable>
   // EXACT-NEXT: %[[C2:.+]] = arith.constant 2 : i32
-  // EXACT-NEXT: %[[BI:.+]] = arith.addi %[[I]], %[[C2]] : i32
-  // EXACT-NEXT: ttg.memdesc_index %[[B]][%[[BI]]] : !ttg.memdesc<5x64x64xf16
+  // EXACT-NEXT: %[[AI:.+]] = arith.muli %[[I]], %[[C2]] : i32
+  // EXACT-NEXT: ttg.memdesc_index %[[A]][%[[AI]]] : !ttg.memdesc<6x64x64xf16
+  // EXACT-NEXT: %[[C2B:.+]] = arith.constant 2 : i32
+  // EXACT-NEXT: %[[BM:.+]] = arith.muli %[[I]], %[[C2B]] : i32
+  // EXACT-NEXT: %[[C1:.+]] = arith.constant 1 : i32
+  // EXACT-NEXT: %[[BI:.+]] = arith.addi %[[BM]], %[[C1]] : i32
+  // EXACT-NEXT: ttg.memdesc_index %[[B]][%[[BI]]] : !ttg.memdesc<6x64x64xf16
   // PACKED-NEXT: %[[S:.+]] = ttg.local_alloc {alignment = 128 : i32} : () -> !ttg.memdesc<49152xi8
   // PACKED-NEXT: %[[A:.+]] = tlx.local_alias %[[S]] : {{.*}} -> !ttg.memdesc<3x64x64xf16, #shared, #smem, mutable>
   // PACKED-NEXT: %[[B:.+]] = tlx.local_alias %[[S]] : {{.*}} -> !ttg.memdesc<6x64x64xf16, #shared, #smem, mutable>
@@ -178,29 +181,25 @@ module attributes {"ttg.num-warps" = 4 : i32, "ttg.num-ctas" = 1 : i32, "ttg.thr
     tt.return
   }
 
-  // Automatic TMEM alignment, distinct(b 32 columns, a 64 columns) x 2.
-  // Exact views, ring by ring, the larger alignment first: a's ring at 0, b's
-  // at column 128, 192 columns allocated as 256 (a power of two); a: i of 4,
-  // b: i + 4 of 8. Packed (as TLX): b first, a aligned to its own 64
-  // columns: b at 0, a at 64, stride 128 (the largest leaf's multiple), 256
-  // in all; a: 2i + 1 of 4; b: 4i of 5.
+  // Automatic TMEM alignment, distinct(b 32 columns, a 64 columns) x 2, as
+  // TLX (and the design: exact views too, though ring by ring would take 192
+  // columns; 256 fit the 512): b first, a aligned to its own 64 columns: b at
+  // 0, a at 64, stride 128 (the largest leaf's multiple), 256 in all; a:
+  // 2i + 1 of 4; b: 4i of 8 (exact; of 5 packed).
   // CHECK-LABEL: tt.func @tmem_auto_alignment
   // CHECK-SAME: %[[I:arg[0-9]+]]: i32
   // CHECK-NEXT: %[[T:.+]] = ttng.tmem_alloc : () -> !ttg.memdesc<128x256xf32, #[[$T256]], #ttng.tensor_memory, mutable>
   // CHECK-NEXT: %[[A:.+]] = tlx.local_alias %[[T]] : {{.*}} -> !ttg.memdesc<4x128x64xf32, #[[$T64]], #ttng.tensor_memory, mutable>
   // EXACT-NEXT: %[[B:.+]] = tlx.local_alias %[[T]] : {{.*}} -> !ttg.memdesc<8x128x32xf32, #[[$T32]], #ttng.tensor_memory, mutable>
-  // EXACT-NEXT: ttg.memdesc_index %[[A]][%[[I]]] : !ttg.memdesc<4x128x64xf32
-  // EXACT-NEXT: %[[C4:.+]] = arith.constant 4 : i32
-  // EXACT-NEXT: %[[BI:.+]] = arith.addi %[[I]], %[[C4]] : i32
-  // EXACT-NEXT: ttg.memdesc_index %[[B]][%[[BI]]] : !ttg.memdesc<8x128x32xf32
   // PACKED-NEXT: %[[B:.+]] = tlx.local_alias %[[T]] : {{.*}} -> !ttg.memdesc<5x128x32xf32, #[[$T32]], #ttng.tensor_memory, mutable>
-  // PACKED-NEXT: %[[C2:.+]] = arith.constant 2 : i32
-  // PACKED-NEXT: %[[AM:.+]] = arith.muli %[[I]], %[[C2]] : i32
-  // PACKED-NEXT: %[[C1:.+]] = arith.constant 1 : i32
-  // PACKED-NEXT: %[[AI:.+]] = arith.addi %[[AM]], %[[C1]] : i32
-  // PACKED-NEXT: ttg.memdesc_index %[[A]][%[[AI]]] : !ttg.memdesc<4x128x64xf32
-  // PACKED-NEXT: %[[C4:.+]] = arith.constant 4 : i32
-  // PACKED-NEXT: %[[BI:.+]] = arith.muli %[[I]], %[[C4]] : i32
+  // CHECK-NEXT: %[[C2:.+]] = arith.constant 2 : i32
+  // CHECK-NEXT: %[[AM:.+]] = arith.muli %[[I]], %[[C2]] : i32
+  // CHECK-NEXT: %[[C1:.+]] = arith.constant 1 : i32
+  // CHECK-NEXT: %[[AI:.+]] = arith.addi %[[AM]], %[[C1]] : i32
+  // CHECK-NEXT: ttg.memdesc_index %[[A]][%[[AI]]] : !ttg.memdesc<4x128x64xf32
+  // CHECK-NEXT: %[[C4:.+]] = arith.constant 4 : i32
+  // CHECK-NEXT: %[[BI:.+]] = arith.muli %[[I]], %[[C4]] : i32
+  // EXACT-NEXT: ttg.memdesc_index %[[B]][%[[BI]]] : !ttg.memdesc<8x128x32xf32
   // PACKED-NEXT: ttg.memdesc_index %[[B]][%[[BI]]] : !ttg.memdesc<5x128x32xf32
   tt.func @tmem_auto_alignment(%i: i32) {
     %spec = tlx.storage_alias_spec storage = tmem : !tlx.storage_alias_spec<tmem>

@@ -8,9 +8,10 @@
 //
 // Exact views (the default; EXACT, triton 3.7 and 3.8): every buffer starts
 // at a multiple of B, the storage is (N / G) x G x i8 with N a multiple of
-// every B, and each view spans it whole, N / B buffers. A distinct tree is
-// laid out ring by ring (each child's buffers side by side, the largest
-// alignment first) where that is smaller than interleaved.
+// every B, and each view spans it whole, N / B buffers. The tree is laid out
+// as the design says, interleaved with one stride (a multiple of every
+// buffer), even where ring by ring would be smaller: rings only where the
+// interleaved layout does not fit the target (exact-views.mlir).
 //
 // Packed views (exact-views=false, triton 3.7 only; PACKED): buffers at
 // their layouts' alignment, views just long enough for the last buffer,
@@ -121,17 +122,21 @@ module attributes {"ttg.num-warps" = 4 : i32, "ttg.num-ctas" = 1 : i32, "ttg.thr
   // Order in a distinct group is the group's order, not program order: b
   // (16384 B) first at 0, a (8192 B) second at 16384; stride 24576. a: 3i + 2
   // of 6; b: 24576 is no multiple of 16384, so 8192-byte slots, 3i of 4.
-  // Exact, ring by ring: b's ring at 0 (index i of 3), a's at 32768 (index
-  // i + 4 of 6); 49152 bytes.
+  // Exact: the stride rounded up to a multiple of b, 32768 (65536 bytes):
+  // b at 2i of 4, a at 4i + 2 of 8.
   // CHECK-LABEL: tt.func @distinct_order(
   // CHECK-SAME: %[[I:arg[0-9]+]]: i32
-  // EXACT-NEXT: %[[BASE:.+]] = ttg.local_alloc {alignment = 128 : i32} : () -> !ttg.memdesc<3x16384xi8, #[[$BYTES]], #smem, mutable>
-  // EXACT-NEXT: %[[A:.+]] = tlx.local_alias %[[BASE]] : {{.*}} -> !ttg.memdesc<6x64x64xf16, #[[$SHARED]], #smem, mutable>
-  // EXACT-NEXT: %[[B:.+]] = tlx.local_alias %[[BASE]] : {{.*}} -> !ttg.memdesc<3x64x64xf32, #[[$SHARED]], #smem, mutable>
+  // EXACT-NEXT: %[[BASE:.+]] = ttg.local_alloc {alignment = 128 : i32} : () -> !ttg.memdesc<1x65536xi8, #[[$BYTES]], #smem, mutable>
+  // EXACT-NEXT: %[[A:.+]] = tlx.local_alias %[[BASE]] : {{.*}} -> !ttg.memdesc<8x64x64xf16, #[[$SHARED]], #smem, mutable>
+  // EXACT-NEXT: %[[B:.+]] = tlx.local_alias %[[BASE]] : {{.*}} -> !ttg.memdesc<4x64x64xf32, #[[$SHARED]], #smem, mutable>
   // EXACT-NEXT: %[[C4:.+]] = arith.constant 4 : i32
-  // EXACT-NEXT: %[[AI:.+]] = arith.addi %[[I]], %[[C4]] : i32
-  // EXACT-NEXT: ttg.memdesc_index %[[A]][%[[AI]]] : !ttg.memdesc<6x64x64xf16
-  // EXACT-NEXT: ttg.memdesc_index %[[B]][%[[I]]] : !ttg.memdesc<3x64x64xf32
+  // EXACT-NEXT: %[[AS:.+]] = arith.muli %[[I]], %[[C4]] : i32
+  // EXACT-NEXT: %[[C2:.+]] = arith.constant 2 : i32
+  // EXACT-NEXT: %[[AI:.+]] = arith.addi %[[AS]], %[[C2]] : i32
+  // EXACT-NEXT: ttg.memdesc_index %[[A]][%[[AI]]] : !ttg.memdesc<8x64x64xf16
+  // EXACT-NEXT: %[[C2B:.+]] = arith.constant 2 : i32
+  // EXACT-NEXT: %[[BI:.+]] = arith.muli %[[I]], %[[C2B]] : i32
+  // EXACT-NEXT: ttg.memdesc_index %[[B]][%[[BI]]] : !ttg.memdesc<4x64x64xf32
   // PACKED-NEXT: %[[BASE:.+]] = ttg.local_alloc {alignment = 128 : i32} : () -> !ttg.memdesc<49152xi8, #[[$BYTES]], #smem, mutable>
   // PACKED-NEXT: %[[A:.+]] = tlx.local_alias %[[BASE]] : {{.*}} -> !ttg.memdesc<6x64x64xf16, #[[$SHARED]], #smem, mutable>
   // PACKED-NEXT: %[[B:.+]] = tlx.local_alias %[[BASE]] : {{.*}} -> !ttg.memdesc<4x8192xi8, #[[$BYTES]], #smem, mutable>
@@ -157,8 +162,7 @@ module attributes {"ttg.num-warps" = 4 : i32, "ttg.num-ctas" = 1 : i32, "ttg.thr
   }
 
   // Three distinct allocations: a (16384 B) at 0, b (8192 B) at 16384,
-  // c (8192 B) at 24576; stride 32768 (exact too: rings would take as
-  // much). c: 4i + 3 of 8.
+  // c (8192 B) at 24576; stride 32768, exact too. c: 4i + 3 of 8.
   // CHECK-LABEL: tt.func @distinct_three(
   // CHECK-SAME: %[[I:arg[0-9]+]]: i32
   // EXACT-NEXT: %[[BASE:.+]] = ttg.local_alloc {alignment = 128 : i32} : () -> !ttg.memdesc<1x65536xi8, #[[$BYTES]], #smem, mutable>
@@ -249,23 +253,27 @@ module attributes {"ttg.num-warps" = 4 : i32, "ttg.num-ctas" = 1 : i32, "ttg.thr
   // distinct(a, shared(b, c)): the shared group counts as its largest
   // member (8192) and starts after a at 16384; stride 24576. a then needs
   // 8192-byte slots (16384 does not divide 24576); b: 3i + 2 of 6; c (4096
-  // B): 6i + 4 of 11. Exact, ring by ring: a's ring at 0 (i of 3), the
-  // shared group's at 32768 with stride 8192: b i + 4 of 6, c 2i + 8 of 12.
+  // B): 6i + 4 of 11. Exact: the stride rounded up to a multiple of a,
+  // 32768 (65536 bytes): a 2i of 4, b 4i + 2 of 8, c 8i + 4 of 16.
   // CHECK-LABEL: tt.func @distinct_containing_shared(
   // CHECK-SAME: %[[I:arg[0-9]+]]: i32
-  // EXACT-NEXT: %[[BASE:.+]] = ttg.local_alloc {alignment = 128 : i32} : () -> !ttg.memdesc<3x16384xi8, #[[$BYTES]], #smem, mutable>
-  // EXACT-NEXT: %[[A:.+]] = tlx.local_alias %[[BASE]] : {{.*}} -> !ttg.memdesc<3x64x64xf32, #[[$SHARED]], #smem, mutable>
-  // EXACT-NEXT: %[[B:.+]] = tlx.local_alias %[[BASE]] : {{.*}} -> !ttg.memdesc<6x64x64xf16, #[[$SHARED]], #smem, mutable>
-  // EXACT-NEXT: %[[C:.+]] = tlx.local_alias %[[BASE]] : {{.*}} -> !ttg.memdesc<12x16x64xf32, #[[$SHARED]], #smem, mutable>
-  // EXACT-NEXT: ttg.memdesc_index %[[A]][%[[I]]] : !ttg.memdesc<3x64x64xf32
-  // EXACT-NEXT: %[[C4:.+]] = arith.constant 4 : i32
-  // EXACT-NEXT: %[[BI:.+]] = arith.addi %[[I]], %[[C4]] : i32
-  // EXACT-NEXT: ttg.memdesc_index %[[B]][%[[BI]]] : !ttg.memdesc<6x64x64xf16
+  // EXACT-NEXT: %[[BASE:.+]] = ttg.local_alloc {alignment = 128 : i32} : () -> !ttg.memdesc<1x65536xi8, #[[$BYTES]], #smem, mutable>
+  // EXACT-NEXT: %[[A:.+]] = tlx.local_alias %[[BASE]] : {{.*}} -> !ttg.memdesc<4x64x64xf32, #[[$SHARED]], #smem, mutable>
+  // EXACT-NEXT: %[[B:.+]] = tlx.local_alias %[[BASE]] : {{.*}} -> !ttg.memdesc<8x64x64xf16, #[[$SHARED]], #smem, mutable>
+  // EXACT-NEXT: %[[C:.+]] = tlx.local_alias %[[BASE]] : {{.*}} -> !ttg.memdesc<16x16x64xf32, #[[$SHARED]], #smem, mutable>
   // EXACT-NEXT: %[[C2:.+]] = arith.constant 2 : i32
-  // EXACT-NEXT: %[[CS:.+]] = arith.muli %[[I]], %[[C2]] : i32
+  // EXACT-NEXT: %[[AI:.+]] = arith.muli %[[I]], %[[C2]] : i32
+  // EXACT-NEXT: ttg.memdesc_index %[[A]][%[[AI]]] : !ttg.memdesc<4x64x64xf32
+  // EXACT-NEXT: %[[C4:.+]] = arith.constant 4 : i32
+  // EXACT-NEXT: %[[BS:.+]] = arith.muli %[[I]], %[[C4]] : i32
+  // EXACT-NEXT: %[[C2B:.+]] = arith.constant 2 : i32
+  // EXACT-NEXT: %[[BI:.+]] = arith.addi %[[BS]], %[[C2B]] : i32
+  // EXACT-NEXT: ttg.memdesc_index %[[B]][%[[BI]]] : !ttg.memdesc<8x64x64xf16
   // EXACT-NEXT: %[[C8:.+]] = arith.constant 8 : i32
-  // EXACT-NEXT: %[[CI:.+]] = arith.addi %[[CS]], %[[C8]] : i32
-  // EXACT-NEXT: ttg.memdesc_index %[[C]][%[[CI]]] : !ttg.memdesc<12x16x64xf32
+  // EXACT-NEXT: %[[CS:.+]] = arith.muli %[[I]], %[[C8]] : i32
+  // EXACT-NEXT: %[[C4B:.+]] = arith.constant 4 : i32
+  // EXACT-NEXT: %[[CI:.+]] = arith.addi %[[CS]], %[[C4B]] : i32
+  // EXACT-NEXT: ttg.memdesc_index %[[C]][%[[CI]]] : !ttg.memdesc<16x16x64xf32
   // PACKED-NEXT: %[[BASE:.+]] = ttg.local_alloc {alignment = 128 : i32} : () -> !ttg.memdesc<49152xi8, #[[$BYTES]], #smem, mutable>
   // PACKED-NEXT: %[[A:.+]] = tlx.local_alias %[[BASE]] : {{.*}} -> !ttg.memdesc<4x8192xi8, #[[$BYTES]], #smem, mutable>
   // PACKED-NEXT: %[[B:.+]] = tlx.local_alias %[[BASE]] : {{.*}} -> !ttg.memdesc<6x64x64xf16, #[[$SHARED]], #smem, mutable>
@@ -300,17 +308,21 @@ module attributes {"ttg.num-warps" = 4 : i32, "ttg.num-ctas" = 1 : i32, "ttg.thr
   }
 
   // More buffers: 4 x distinct(a, b) of 8192 + 4096 bytes, stride 12288.
-  // a: 4096-byte slots, 3i of 10; b: 3i + 2 of 12. Exact, ring by ring:
-  // a's four 8192-byte buffers at 0 (i of 6), b's at 32768 (i + 8 of 12).
+  // a: 4096-byte slots, 3i of 10; b: 3i + 2 of 12. Exact: the stride rounded
+  // up to a multiple of a, 16384 (65536 bytes): a 2i of 8, b 4i + 2 of 16.
   // CHECK-LABEL: tt.func @four_buffers(
   // CHECK-SAME: %[[I:arg[0-9]+]]: i32
-  // EXACT-NEXT: %[[BASE:.+]] = ttg.local_alloc {alignment = 128 : i32} : () -> !ttg.memdesc<3x16384xi8, #[[$BYTES]], #smem, mutable>
-  // EXACT-NEXT: %[[A:.+]] = tlx.local_alias %[[BASE]] : {{.*}} -> !ttg.memdesc<6x64x64xf16, #[[$SHARED]], #smem, mutable>
-  // EXACT-NEXT: %[[B:.+]] = tlx.local_alias %[[BASE]] : {{.*}} -> !ttg.memdesc<12x32x32xf32, #[[$SHARED]], #smem, mutable>
-  // EXACT-NEXT: ttg.memdesc_index %[[A]][%[[I]]] : !ttg.memdesc<6x64x64xf16
-  // EXACT-NEXT: %[[C8:.+]] = arith.constant 8 : i32
-  // EXACT-NEXT: %[[BI:.+]] = arith.addi %[[I]], %[[C8]] : i32
-  // EXACT-NEXT: ttg.memdesc_index %[[B]][%[[BI]]] : !ttg.memdesc<12x32x32xf32
+  // EXACT-NEXT: %[[BASE:.+]] = ttg.local_alloc {alignment = 128 : i32} : () -> !ttg.memdesc<1x65536xi8, #[[$BYTES]], #smem, mutable>
+  // EXACT-NEXT: %[[A:.+]] = tlx.local_alias %[[BASE]] : {{.*}} -> !ttg.memdesc<8x64x64xf16, #[[$SHARED]], #smem, mutable>
+  // EXACT-NEXT: %[[B:.+]] = tlx.local_alias %[[BASE]] : {{.*}} -> !ttg.memdesc<16x32x32xf32, #[[$SHARED]], #smem, mutable>
+  // EXACT-NEXT: %[[C2:.+]] = arith.constant 2 : i32
+  // EXACT-NEXT: %[[AI:.+]] = arith.muli %[[I]], %[[C2]] : i32
+  // EXACT-NEXT: ttg.memdesc_index %[[A]][%[[AI]]] : !ttg.memdesc<8x64x64xf16
+  // EXACT-NEXT: %[[C4:.+]] = arith.constant 4 : i32
+  // EXACT-NEXT: %[[BS:.+]] = arith.muli %[[I]], %[[C4]] : i32
+  // EXACT-NEXT: %[[C2B:.+]] = arith.constant 2 : i32
+  // EXACT-NEXT: %[[BI:.+]] = arith.addi %[[BS]], %[[C2B]] : i32
+  // EXACT-NEXT: ttg.memdesc_index %[[B]][%[[BI]]] : !ttg.memdesc<16x32x32xf32
   // PACKED-NEXT: %[[BASE:.+]] = ttg.local_alloc {alignment = 128 : i32} : () -> !ttg.memdesc<49152xi8, #[[$BYTES]], #smem, mutable>
   // PACKED-NEXT: %[[A:.+]] = tlx.local_alias %[[BASE]] : {{.*}} -> !ttg.memdesc<10x4096xi8, #[[$BYTES]], #smem, mutable>
   // PACKED-NEXT: %[[B:.+]] = tlx.local_alias %[[BASE]] : {{.*}} -> !ttg.memdesc<12x32x32xf32, #[[$SHARED]], #smem, mutable>

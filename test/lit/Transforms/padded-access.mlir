@@ -14,7 +14,8 @@
 //
 // Exact views (the default; EXACT, triton 3.7 and 3.8) span the whole
 // storage, (N / G) x G x i8, in whole buffers, each buffer at a multiple of
-// its size; a distinct tree is laid out ring by ring where smaller. Packed
+// its size, the tree interleaved with one stride (ring by ring only past the
+// target's memory: exact-views.mlir). Packed
 // views (exact-views=false, triton 3.7 only; PACKED) end at the last buffer
 // and reach a stride the buffer does not divide through byte slots.
 
@@ -130,18 +131,22 @@ module attributes {"ttg.num-warps" = 4 : i32, "ttg.num-ctas" = 1 : i32, "ttg.thr
   // has 24576 bytes between buffers. QK is indexed through 8192-byte slots
   // (index 3i of 4 slots) and each slot is reinterpreted back to 64x64xf32;
   // P, at 16384, is a whole number of its own buffers away (3i + 2 of 6).
-  // Exact, ring by ring: QK's ring at 0 (i of 3), P's at 32768 (i + 4 of 6),
-  // no slots.
+  // Exact: P at 16384 and the stride rounded up to a multiple of QK, 32768:
+  // QK at 2i of 4, P at 4i + 2 of 8, no slots.
   // RAW-LABEL: tt.func @slot_view(
   // RAW-SAME: %[[I:arg[0-9]+]]: i32
-  // RAW-EXACT-NEXT: %[[BASE:.+]] = ttg.local_alloc {alignment = 128 : i32} : () -> !ttg.memdesc<3x16384xi8, #[[$BYTES]], #smem, mutable>
-  // RAW-EXACT-NEXT: %[[QK:.+]] = tlx.local_alias %[[BASE]] : {{.*}} -> !ttg.memdesc<3x64x64xf32, #[[$SHARED]], #smem, mutable>
-  // RAW-EXACT-NEXT: %[[P:.+]] = tlx.local_alias %[[BASE]] : {{.*}} -> !ttg.memdesc<6x64x64xf16, #[[$SHARED]], #smem, mutable>
-  // RAW-EXACT-NEXT: ttg.memdesc_index %[[QK]][%[[I]]] : !ttg.memdesc<3x64x64xf32, #[[$SHARED]], #smem, mutable> -> !ttg.memdesc<64x64xf32, #[[$SHARED]], #smem, mutable>
+  // RAW-EXACT-NEXT: %[[BASE:.+]] = ttg.local_alloc {alignment = 128 : i32} : () -> !ttg.memdesc<1x65536xi8, #[[$BYTES]], #smem, mutable>
+  // RAW-EXACT-NEXT: %[[QK:.+]] = tlx.local_alias %[[BASE]] : {{.*}} -> !ttg.memdesc<4x64x64xf32, #[[$SHARED]], #smem, mutable>
+  // RAW-EXACT-NEXT: %[[P:.+]] = tlx.local_alias %[[BASE]] : {{.*}} -> !ttg.memdesc<8x64x64xf16, #[[$SHARED]], #smem, mutable>
+  // RAW-EXACT-NEXT: %[[C2:.+]] = arith.constant 2 : i32
+  // RAW-EXACT-NEXT: %[[QI:.+]] = arith.muli %[[I]], %[[C2]] : i32
+  // RAW-EXACT-NEXT: ttg.memdesc_index %[[QK]][%[[QI]]] : !ttg.memdesc<4x64x64xf32, #[[$SHARED]], #smem, mutable> -> !ttg.memdesc<64x64xf32, #[[$SHARED]], #smem, mutable>
   // RAW-EXACT-NEXT: ttg.local_store
   // RAW-EXACT-NEXT: %[[C4:.+]] = arith.constant 4 : i32
-  // RAW-EXACT-NEXT: %[[PI:.+]] = arith.addi %[[I]], %[[C4]] : i32
-  // RAW-EXACT-NEXT: ttg.memdesc_index %[[P]][%[[PI]]] : !ttg.memdesc<6x64x64xf16, #[[$SHARED]], #smem, mutable> -> !ttg.memdesc<64x64xf16, #[[$SHARED]], #smem, mutable>
+  // RAW-EXACT-NEXT: %[[PS:.+]] = arith.muli %[[I]], %[[C4]] : i32
+  // RAW-EXACT-NEXT: %[[C2B:.+]] = arith.constant 2 : i32
+  // RAW-EXACT-NEXT: %[[PI:.+]] = arith.addi %[[PS]], %[[C2B]] : i32
+  // RAW-EXACT-NEXT: ttg.memdesc_index %[[P]][%[[PI]]] : !ttg.memdesc<8x64x64xf16, #[[$SHARED]], #smem, mutable> -> !ttg.memdesc<64x64xf16, #[[$SHARED]], #smem, mutable>
   // RAW-PACKED-NEXT: %[[BASE:.+]] = ttg.local_alloc {alignment = 128 : i32} : () -> !ttg.memdesc<49152xi8, #[[$BYTES]], #smem, mutable>
   // RAW-PACKED-NEXT: %[[QK:.+]] = tlx.local_alias %[[BASE]] : !ttg.memdesc<49152xi8, #[[$BYTES]], #smem, mutable> -> !ttg.memdesc<4x8192xi8, #[[$BYTES]], #smem, mutable>
   // RAW-PACKED-NEXT: %[[P:.+]] = tlx.local_alias %[[BASE]] : !ttg.memdesc<49152xi8, #[[$BYTES]], #smem, mutable> -> !ttg.memdesc<6x64x64xf16, #[[$SHARED]], #smem, mutable>
@@ -157,17 +162,19 @@ module attributes {"ttg.num-warps" = 4 : i32, "ttg.num-ctas" = 1 : i32, "ttg.thr
   // RAW-PACKED-NEXT: ttg.memdesc_index %[[P]][%[[PI]]] : !ttg.memdesc<6x64x64xf16, #[[$SHARED]], #smem, mutable> -> !ttg.memdesc<64x64xf16, #[[$SHARED]], #smem, mutable>
   // CHECK-LABEL: tt.func @slot_view(
   // CHECK-SAME: %[[I:arg[0-9]+]]: i32
-  // EXACT-DAG: %[[C1:.+]] = arith.constant 1 : i32
+  // EXACT-DAG: %[[C2:.+]] = arith.constant 2 : i32
   // EXACT-DAG: %[[C4:.+]] = arith.constant 4 : i32
-  // EXACT: %[[BASE:.+]] = ttg.local_alloc {alignment = 128 : i32} : () -> !ttg.memdesc<3x16384xi8, #[[$BYTES]], #smem, mutable>
-  // EXACT-NEXT: %[[QK:.+]] = ttg.memdesc_reinterpret %[[BASE]] : !ttg.memdesc<3x16384xi8, #[[$BYTES]], #smem, mutable> -> !ttg.memdesc<3x64x64xf32, #[[$SHARED]], #smem, mutable>
-  // EXACT-NEXT: %[[P:.+]] = ttg.memdesc_reinterpret %[[BASE]] : !ttg.memdesc<3x16384xi8, #[[$BYTES]], #smem, mutable> -> !ttg.memdesc<6x64x64xf16, #[[$SHARED]], #smem, mutable>
-  // EXACT-NEXT: %[[QB:.+]] = ttg.memdesc_index %[[QK]][%[[I]]]
+  // EXACT: %[[BASE:.+]] = ttg.local_alloc {alignment = 128 : i32} : () -> !ttg.memdesc<1x65536xi8, #[[$BYTES]], #smem, mutable>
+  // EXACT-NEXT: %[[QK:.+]] = ttg.memdesc_reinterpret %[[BASE]] : !ttg.memdesc<1x65536xi8, #[[$BYTES]], #smem, mutable> -> !ttg.memdesc<4x64x64xf32, #[[$SHARED]], #smem, mutable>
+  // EXACT-NEXT: %[[P:.+]] = ttg.memdesc_reinterpret %[[BASE]] : !ttg.memdesc<1x65536xi8, #[[$BYTES]], #smem, mutable> -> !ttg.memdesc<8x64x64xf16, #[[$SHARED]], #smem, mutable>
+  // EXACT-NEXT: %[[QI:.+]] = arith.muli %[[I]], %[[C2]] : i32
+  // EXACT-NEXT: %[[QB:.+]] = ttg.memdesc_index %[[QK]][%[[QI]]]
   // EXACT-NEXT: ttg.local_store %{{.+}}, %[[QB]]
-  // EXACT-NEXT: %[[PI:.+]] = arith.addi %[[I]], %[[C4]] : i32
+  // EXACT-NEXT: %[[PS:.+]] = arith.muli %[[I]], %[[C4]] : i32
+  // EXACT-NEXT: %[[PI:.+]] = arith.addi %[[PS]], %[[C2]] : i32
   // EXACT-NEXT: %[[PB:.+]] = ttg.memdesc_index %[[P]][%[[PI]]]
   // EXACT-NEXT: ttg.local_store %{{.+}}, %[[PB]]
-  // EXACT-NEXT: %[[QB1:.+]] = ttg.memdesc_index %[[QK]][%[[C1]]]
+  // EXACT-NEXT: %[[QB1:.+]] = ttg.memdesc_index %[[QK]][%[[C2]]]
   // EXACT-NEXT: ttg.local_store %{{.+}}, %[[QB1]]
   // EXACT-NEXT: tt.return
   // PACKED-DAG: %[[C2:.+]] = arith.constant 2 : i32
@@ -205,18 +212,23 @@ module attributes {"ttg.num-warps" = 4 : i32, "ttg.num-ctas" = 1 : i32, "ttg.thr
   // The expanded leading dimension is the smallest that reaches the last
   // buffer, not the storage size over the buffer size: distinct(a 16384 B,
   // b 256 B), stride 16640. a: 256-byte slots, 65i of 66 (not 130);
-  // b at 16384: 65i + 64 of 130. Exact views have no slots: ring by ring,
-  // a's ring at 0 (i of 3), b's at 32768 (i + 128 of 192), 49152 bytes.
+  // b at 16384: 65i + 64 of 130. Exact views have no slots: the stride is
+  // rounded up to a multiple of a, 32768 (65536 bytes); a at 2i of 4, b at
+  // 128i + 64 of 256.
   // RAW-LABEL: tt.func @minimal_leading_dim(
   // RAW-SAME: %[[I:arg[0-9]+]]: i32
-  // RAW-EXACT-NEXT: %[[BASE:.+]] = ttg.local_alloc {alignment = 128 : i32} : () -> !ttg.memdesc<3x16384xi8, #[[$BYTES]], #smem, mutable>
-  // RAW-EXACT-NEXT: %[[A:.+]] = tlx.local_alias %[[BASE]] : {{.*}} -> !ttg.memdesc<3x64x64xf32, #[[$SHARED]], #smem, mutable>
-  // RAW-EXACT-NEXT: %[[B:.+]] = tlx.local_alias %[[BASE]] : {{.*}} -> !ttg.memdesc<192x64xf32, #[[$BYTES]], #smem, mutable>
-  // RAW-EXACT-NEXT: ttg.memdesc_index %[[A]][%[[I]]] : !ttg.memdesc<3x64x64xf32, #[[$SHARED]], #smem, mutable> -> !ttg.memdesc<64x64xf32, #[[$SHARED]], #smem, mutable>
+  // RAW-EXACT-NEXT: %[[BASE:.+]] = ttg.local_alloc {alignment = 128 : i32} : () -> !ttg.memdesc<1x65536xi8, #[[$BYTES]], #smem, mutable>
+  // RAW-EXACT-NEXT: %[[A:.+]] = tlx.local_alias %[[BASE]] : {{.*}} -> !ttg.memdesc<4x64x64xf32, #[[$SHARED]], #smem, mutable>
+  // RAW-EXACT-NEXT: %[[B:.+]] = tlx.local_alias %[[BASE]] : {{.*}} -> !ttg.memdesc<256x64xf32, #[[$BYTES]], #smem, mutable>
+  // RAW-EXACT-NEXT: %[[C2:.+]] = arith.constant 2 : i32
+  // RAW-EXACT-NEXT: %[[AI:.+]] = arith.muli %[[I]], %[[C2]] : i32
+  // RAW-EXACT-NEXT: ttg.memdesc_index %[[A]][%[[AI]]] : !ttg.memdesc<4x64x64xf32, #[[$SHARED]], #smem, mutable> -> !ttg.memdesc<64x64xf32, #[[$SHARED]], #smem, mutable>
   // RAW-EXACT-NEXT: ttg.local_store
   // RAW-EXACT-NEXT: %[[C128:.+]] = arith.constant 128 : i32
-  // RAW-EXACT-NEXT: %[[BI:.+]] = arith.addi %[[I]], %[[C128]] : i32
-  // RAW-EXACT-NEXT: ttg.memdesc_index %[[B]][%[[BI]]] : !ttg.memdesc<192x64xf32, #[[$BYTES]], #smem, mutable> -> !ttg.memdesc<64xf32, #[[$BYTES]], #smem, mutable>
+  // RAW-EXACT-NEXT: %[[BS:.+]] = arith.muli %[[I]], %[[C128]] : i32
+  // RAW-EXACT-NEXT: %[[C64:.+]] = arith.constant 64 : i32
+  // RAW-EXACT-NEXT: %[[BI:.+]] = arith.addi %[[BS]], %[[C64]] : i32
+  // RAW-EXACT-NEXT: ttg.memdesc_index %[[B]][%[[BI]]] : !ttg.memdesc<256x64xf32, #[[$BYTES]], #smem, mutable> -> !ttg.memdesc<64xf32, #[[$BYTES]], #smem, mutable>
   // RAW-PACKED-NEXT: %[[BASE:.+]] = ttg.local_alloc {alignment = 128 : i32} : () -> !ttg.memdesc<33280xi8, #[[$BYTES]], #smem, mutable>
   // RAW-PACKED-NEXT: %[[A:.+]] = tlx.local_alias %[[BASE]] : {{.*}} -> !ttg.memdesc<66x256xi8, #[[$BYTES]], #smem, mutable>
   // RAW-PACKED-NEXT: %[[B:.+]] = tlx.local_alias %[[BASE]] : {{.*}} -> !ttg.memdesc<130x64xf32, #[[$BYTES]], #smem, mutable>
@@ -230,9 +242,9 @@ module attributes {"ttg.num-warps" = 4 : i32, "ttg.num-ctas" = 1 : i32, "ttg.thr
   // RAW-PACKED-NEXT: %[[BI:.+]] = arith.addi %[[BS]], %[[C64]] : i32
   // RAW-PACKED-NEXT: ttg.memdesc_index %[[B]][%[[BI]]] : !ttg.memdesc<130x64xf32, #[[$BYTES]], #smem, mutable> -> !ttg.memdesc<64xf32, #[[$BYTES]], #smem, mutable>
   // CHECK-LABEL: tt.func @minimal_leading_dim
-  // EXACT: ttg.local_alloc {alignment = 128 : i32} : () -> !ttg.memdesc<3x16384xi8, #[[$BYTES]], #smem, mutable>
-  // EXACT-DAG: ttg.memdesc_reinterpret %{{.+}} : !ttg.memdesc<3x16384xi8, #[[$BYTES]], #smem, mutable> -> !ttg.memdesc<3x64x64xf32, #[[$SHARED]], #smem, mutable>
-  // EXACT-DAG: ttg.memdesc_reinterpret %{{.+}} : !ttg.memdesc<3x16384xi8, #[[$BYTES]], #smem, mutable> -> !ttg.memdesc<192x64xf32, #[[$BYTES]], #smem, mutable>
+  // EXACT: ttg.local_alloc {alignment = 128 : i32} : () -> !ttg.memdesc<1x65536xi8, #[[$BYTES]], #smem, mutable>
+  // EXACT-DAG: ttg.memdesc_reinterpret %{{.+}} : !ttg.memdesc<1x65536xi8, #[[$BYTES]], #smem, mutable> -> !ttg.memdesc<4x64x64xf32, #[[$SHARED]], #smem, mutable>
+  // EXACT-DAG: ttg.memdesc_reinterpret %{{.+}} : !ttg.memdesc<1x65536xi8, #[[$BYTES]], #smem, mutable> -> !ttg.memdesc<256x64xf32, #[[$BYTES]], #smem, mutable>
   // PACKED: ttg.local_alloc {alignment = 128 : i32} : () -> !ttg.memdesc<33280xi8, #[[$BYTES]], #smem, mutable>
   // PACKED-DAG: ttg.memdesc_reinterpret %{{.+}} : !ttg.memdesc<33280xi8, #[[$BYTES]], #smem, mutable> -> !ttg.memdesc<66x256xi8, #[[$BYTES]], #smem, mutable>
   // PACKED-DAG: ttg.memdesc_reinterpret %{{.+}} : !ttg.memdesc<33280xi8, #[[$BYTES]], #smem, mutable> -> !ttg.memdesc<130x64xf32, #[[$BYTES]], #smem, mutable>

@@ -18,8 +18,9 @@
 // PACKED). Exact views (the default; EXACT, exact-views.mlir) also align
 // each buffer to its own size and round the size up to a multiple of every
 // buffer's alignment, an explicit size included; the storage is
-// (N / G) x G x i8 and every view spans it, (N / B) buffers. A distinct
-// tree is laid out ring by ring where that is smaller. Between
+// (N / G) x G x i8 and every view spans it, (N / B) buffers. A tree keeps
+// the interleaved layout (one stride) unless it does not fit the target and
+// ring by ring does (exact-views.mlir). Between
 // PACKED-ONLY-BEGIN and PACKED-ONLY-END: what only the packed run sees
 // (the exact runs read the file through %triton-syntax --blank-packed-only).
 
@@ -230,13 +231,12 @@ module attributes {"ttg.num-warps" = 4 : i32, "ttg.num-ctas" = 1 : i32, "ttg.thr
   // distinct(alpha: 256 B, P: 8192 B NVMMA-128). P must start on a 1024-byte
   // boundary: alpha at 0, P at 1024, stride 9216, size 18432, alignment 1024.
   // alpha: 9216 / 256 = 36 buffers apart (37 in the view); P: 1024-byte slots.
-  // Exact views, ring by ring: P's two 8192-byte buffers at 0 (P aligned to
-  // its size), alpha's at 16384 (index i + 64 of 96); 16896 bytes rounded
-  // up to a multiple of 8192: 24576 = 3 x 8192.
+  // Exact views: P aligned to its size, at 8192, and the stride to P's
+  // size, 16384: 32768 bytes, alpha at 64i of 128, P at 2i + 1 of 4.
   // CHECK-LABEL: tt.func @nvmma_alignment_distinct
-  // EXACT-NEXT: %[[BASE:.+]] = ttg.local_alloc {alignment = 1024 : i32} : () -> !ttg.memdesc<3x8192xi8, #[[$BYTES]], #smem, mutable>
-  // EXACT-NEXT: tlx.local_alias %[[BASE]] : {{.*}} -> !ttg.memdesc<96x64xf32, #[[$BYTES]], #smem, mutable>
-  // EXACT-NEXT: tlx.local_alias %[[BASE]] : {{.*}} -> !ttg.memdesc<3x64x64xf16, #[[$NV128]], #smem, mutable>
+  // EXACT-NEXT: %[[BASE:.+]] = ttg.local_alloc {alignment = 1024 : i32} : () -> !ttg.memdesc<1x32768xi8, #[[$BYTES]], #smem, mutable>
+  // EXACT-NEXT: tlx.local_alias %[[BASE]] : {{.*}} -> !ttg.memdesc<128x64xf32, #[[$BYTES]], #smem, mutable>
+  // EXACT-NEXT: tlx.local_alias %[[BASE]] : {{.*}} -> !ttg.memdesc<4x64x64xf16, #[[$NV128]], #smem, mutable>
   // PACKED-NEXT: %[[BASE:.+]] = ttg.local_alloc {alignment = 1024 : i32} : () -> !ttg.memdesc<18432xi8, #[[$BYTES]], #smem, mutable>
   // PACKED-NEXT: tlx.local_alias %[[BASE]] : {{.*}} -> !ttg.memdesc<37x64xf32, #[[$BYTES]], #smem, mutable>
   // PACKED-NEXT: tlx.local_alias %[[BASE]] : {{.*}} -> !ttg.memdesc<11x1024xi8, #[[$BYTES]], #smem, mutable>
@@ -250,11 +250,11 @@ module attributes {"ttg.num-warps" = 4 : i32, "ttg.num-ctas" = 1 : i32, "ttg.thr
   }
 
   // NVMMA-64: alignment 512. alpha at 0, P (4096 B) at 512, stride 4608.
-  // Exact: P's ring at 0, alpha's at 8192; 8704 -> 12288 = 3 x 4096.
+  // Exact: P at 4096, stride 8192, 16384 bytes.
   // CHECK-LABEL: tt.func @nvmma64_alignment_distinct
-  // EXACT-NEXT: %[[BASE:.+]] = ttg.local_alloc {alignment = 512 : i32} : () -> !ttg.memdesc<3x4096xi8, #[[$BYTES]], #smem, mutable>
-  // EXACT-NEXT: tlx.local_alias %[[BASE]] : {{.*}} -> !ttg.memdesc<48x64xf32, #[[$BYTES]], #smem, mutable>
-  // EXACT-NEXT: tlx.local_alias %[[BASE]] : {{.*}} -> !ttg.memdesc<3x64x32xf16, #{{.+}}, #smem, mutable>
+  // EXACT-NEXT: %[[BASE:.+]] = ttg.local_alloc {alignment = 512 : i32} : () -> !ttg.memdesc<1x16384xi8, #[[$BYTES]], #smem, mutable>
+  // EXACT-NEXT: tlx.local_alias %[[BASE]] : {{.*}} -> !ttg.memdesc<64x64xf32, #[[$BYTES]], #smem, mutable>
+  // EXACT-NEXT: tlx.local_alias %[[BASE]] : {{.*}} -> !ttg.memdesc<4x64x32xf16, #{{.+}}, #smem, mutable>
   // PACKED-NEXT: %[[BASE:.+]] = ttg.local_alloc {alignment = 512 : i32} : () -> !ttg.memdesc<9216xi8, #[[$BYTES]], #smem, mutable>
   // PACKED-NEXT: tlx.local_alias %[[BASE]] : {{.*}} -> !ttg.memdesc<19x64xf32, #[[$BYTES]], #smem, mutable>
   // PACKED-NEXT: tlx.local_alias %[[BASE]] : {{.*}} -> !ttg.memdesc<11x512xi8, #[[$BYTES]], #smem, mutable>
@@ -268,11 +268,11 @@ module attributes {"ttg.num-warps" = 4 : i32, "ttg.num-ctas" = 1 : i32, "ttg.thr
   }
 
   // NVMMA-32: alignment 256. alpha at 0, P (2048 B) at 256, stride 2304.
-  // Exact: P's ring at 0, alpha's at 4096; 4608 -> 6144 = 3 x 2048.
+  // Exact: P at 2048, stride 4096, 8192 bytes.
   // CHECK-LABEL: tt.func @nvmma32_alignment_distinct
-  // EXACT-NEXT: %[[BASE:.+]] = ttg.local_alloc {alignment = 256 : i32} : () -> !ttg.memdesc<3x2048xi8, #[[$BYTES]], #smem, mutable>
-  // EXACT-NEXT: tlx.local_alias %[[BASE]] : {{.*}} -> !ttg.memdesc<24x64xf32, #[[$BYTES]], #smem, mutable>
-  // EXACT-NEXT: tlx.local_alias %[[BASE]] : {{.*}} -> !ttg.memdesc<3x64x16xf16, #{{.+}}, #smem, mutable>
+  // EXACT-NEXT: %[[BASE:.+]] = ttg.local_alloc {alignment = 256 : i32} : () -> !ttg.memdesc<1x8192xi8, #[[$BYTES]], #smem, mutable>
+  // EXACT-NEXT: tlx.local_alias %[[BASE]] : {{.*}} -> !ttg.memdesc<32x64xf32, #[[$BYTES]], #smem, mutable>
+  // EXACT-NEXT: tlx.local_alias %[[BASE]] : {{.*}} -> !ttg.memdesc<4x64x16xf16, #{{.+}}, #smem, mutable>
   // PACKED-NEXT: %[[BASE:.+]] = ttg.local_alloc {alignment = 256 : i32} : () -> !ttg.memdesc<4608xi8, #[[$BYTES]], #smem, mutable>
   // PACKED-NEXT: tlx.local_alias %[[BASE]] : {{.*}} -> !ttg.memdesc<10x64xf32, #[[$BYTES]], #smem, mutable>
   // PACKED-NEXT: tlx.local_alias %[[BASE]] : {{.*}} -> !ttg.memdesc<11x256xi8, #[[$BYTES]], #smem, mutable>
@@ -286,11 +286,11 @@ module attributes {"ttg.num-warps" = 4 : i32, "ttg.num-ctas" = 1 : i32, "ttg.thr
   }
 
   // No swizzle: the 128-byte floor. alpha at 0, P at 256, stride 8448.
-  // Exact: P aligned to its 8192 bytes, as with NVMMA-128.
+  // Exact: P aligned to its 8192 bytes, as with NVMMA-128: 32768 bytes.
   // CHECK-LABEL: tt.func @nvmma0_alignment_distinct
-  // EXACT-NEXT: %[[BASE:.+]] = ttg.local_alloc {alignment = 128 : i32} : () -> !ttg.memdesc<3x8192xi8, #[[$BYTES]], #smem, mutable>
-  // EXACT-NEXT: tlx.local_alias %[[BASE]] : {{.*}} -> !ttg.memdesc<96x64xf32, #[[$BYTES]], #smem, mutable>
-  // EXACT-NEXT: tlx.local_alias %[[BASE]] : {{.*}} -> !ttg.memdesc<3x64x64xf16, #{{.+}}, #smem, mutable>
+  // EXACT-NEXT: %[[BASE:.+]] = ttg.local_alloc {alignment = 128 : i32} : () -> !ttg.memdesc<1x32768xi8, #[[$BYTES]], #smem, mutable>
+  // EXACT-NEXT: tlx.local_alias %[[BASE]] : {{.*}} -> !ttg.memdesc<128x64xf32, #[[$BYTES]], #smem, mutable>
+  // EXACT-NEXT: tlx.local_alias %[[BASE]] : {{.*}} -> !ttg.memdesc<4x64x64xf16, #{{.+}}, #smem, mutable>
   // PACKED-NEXT: %[[BASE:.+]] = ttg.local_alloc {alignment = 128 : i32} : () -> !ttg.memdesc<16896xi8, #[[$BYTES]], #smem, mutable>
   // PACKED-NEXT: tlx.local_alias %[[BASE]] : {{.*}} -> !ttg.memdesc<34x64xf32, #[[$BYTES]], #smem, mutable>
   // PACKED-NEXT: tlx.local_alias %[[BASE]] : {{.*}} -> !ttg.memdesc<35x256xi8, #[[$BYTES]], #smem, mutable>

@@ -12,8 +12,6 @@
 
 namespace mlir::triton::tlx {
 
-static constexpr int64_t kTmemColumns = 512;
-
 static Operation *createStorage(OpBuilder &builder, const SpecPlan &plan) {
   StorageAliasSpecOp spec = plan.spec;
   auto emitError = [&] { return spec.emitOpError(); };
@@ -68,6 +66,10 @@ static void writeMemoryMapEntry(llvm::raw_ostream &os, SpecPlan &plan,
      // tcgen05.alloc hands out powers of two of at least 32 columns.
      << ", \"allocated_size\": " << plan.allocatedUnits() * unit << ", \"alignment\": " << plan.alignment * unit
      << ", \"unit_bytes\": " << unit << ", \"explicit_size\": " << (plan.spec.getBufferSizeBytes() ? "true" : "false")
+     // Ring by ring only where the interleaved layout, whose size is given,
+     // does not fit the target (StorageAliasSizes.cpp).
+     << ", \"layout\": " << (plan.ringLayout ? "\"rings\"" : "\"interleaved\"")
+     << ", \"interleaved_size\": " << plan.interleavedUnits * unit
      << ", \"views\": [";
   for (auto [i, entry] : llvm::enumerate(views)) {
     const auto &[alloc, layout] = entry;

@@ -38,7 +38,7 @@ struct TLXStorageAliasLoweringPass
       return signalPassFailure();
 
     std::vector<SpecPlan> plans;
-    if (failed(computeStorageAliasSizes(module, exactViews, plans)))
+    if (failed(computeStorageAliasSizes(module, exactViews, checkTargetMemory, plans)))
       return signalPassFailure();
     if (checkTargetMemory)
       for (SpecPlan &plan : plans)

@@ -60,6 +60,7 @@ struct SpecPlan {
   StorageKind storage;
   bool exactViews = false;               // triton 3.8's view rules (see Passes.td)
   bool ringLayout = false;               // placed ring by ring (exact views only)
+  std::optional<int64_t> limitUnits;     // the memory the target has, when known
   SmallVector<AllocInfo> allocs;         // in program order
   SetBufferOverlapOp overlap;            // the tree, or null
   SmallVector<SetBufferOverlapOp> extraOverlaps; // duplicates (an error)
@@ -68,6 +69,7 @@ struct SpecPlan {
   int64_t alignment = 0;                 // of the storage's start
   int64_t unitsBetweenBuffers = 0;       // with an overlap tree, interleaved
   int64_t requiredUnits = 0;             // the least size that fits
+  int64_t interleavedUnits = 0;          // what the design's layout needs
   llvm::DenseMap<Operation *, BufferPlacement> placements;
 
   const AllocInfo *find(Operation *op) const;
@@ -112,6 +114,8 @@ bool needsPackedViews(const MemDescInfo &info);
 
 /// Bytes of tensor memory one column holds (128 lanes x 32 bits).
 inline constexpr int64_t kTmemBytesPerColumn = 128 * 4;
+/// Tensor-memory columns of one CTA (sm_100).
+inline constexpr int64_t kTmemColumns = 512;
 
 /// How a multi-buffered view [num, ...] is expressed over its storage:
 /// buffer i is `ttg.memdesc_index %view[scale * i + offsetSlots]` of
@@ -164,6 +168,7 @@ struct PaddedView {
 
 /// Exact views: the overlap tree laid out ring by ring (StorageAliasRings.cpp)
 /// when that keeps the tree's promise; the units it needs, and `placements`.
+/// Used only where the design's layout does not fit the target and this does.
 std::optional<int64_t> layOutRings(SpecPlan &plan,
                                    llvm::DenseMap<Operation *, BufferPlacement> &placements);
 
@@ -172,7 +177,9 @@ std::optional<int64_t> layOutRings(SpecPlan &plan,
 /// than the module's target holds (ttg.target; no check for an unknown one).
 LogicalResult checkSharedMemoryLimit(ModuleOp module, SpecPlan &plan);
 
-LogicalResult computeStorageAliasSizes(ModuleOp module, bool exactViews,
+/// `checkTargetMemory`: the target's shared memory is known to the sizing
+/// (ttg.target), so a tree too large for it may be laid out ring by ring.
+LogicalResult computeStorageAliasSizes(ModuleOp module, bool exactViews, bool checkTargetMemory,
                                        std::vector<SpecPlan> &plans);
 // Step 2: places every allocation of every spec; erases the overlap trees.
 LogicalResult assignStorageAliasOffsets(ModuleOp module,

@@ -15,8 +15,10 @@
 // The tree promises that buffers of different indices never overlap and that
 // buffers of one index overlap only under a shared group. Rings keep that
 // promise only for some trees (shared(distinct(A, B), C) with C as large as
-// B: C[i] lands on B[i]), so the result is checked, buffer by buffer, and used
-// only when it holds and is smaller than the interleaved layout.
+// B: C[i] lands on B[i]), so the result is checked, buffer by buffer. It is
+// used only where the interleaved layout (the design's) is larger than the
+// target's memory and the rings fit (StorageAliasSizes.cpp): the persistent
+// GEMM's ring and epilogue tiles take 256 KiB interleaved, 192 KiB so.
 
 #include "StorageAliasLowering.h"
 

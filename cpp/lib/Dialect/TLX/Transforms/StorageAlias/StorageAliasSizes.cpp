@@ -179,6 +179,8 @@ static LogicalResult sizeWithoutOverlap(SpecPlan &plan) {
     required = std::max(required, getBufferCount(alloc.type) * alloc.unitsPerBuffer);
   plan.alignment = getStorageAlignment(plan);
   plan.requiredUnits = required;
+  plan.interleavedUnits = required;
+  plan.interleavedUnits = required;
   std::optional<int64_t> explicitSize = explicitUnits(plan);
   if (explicitSize && *explicitSize < required)
     return emitTooSmall(plan, *plan.spec.getBufferSizeBytes(), required);
@@ -225,11 +227,16 @@ static LogicalResult sizeWithOverlap(SpecPlan &plan) {
   int64_t neededStride = llvm::alignTo(tree.units, tree.alignment);
   int64_t required = plan.numBuffers * neededStride;
   plan.requiredUnits = required;
+  plan.interleavedUnits = required;
   std::optional<int64_t> explicitSize = explicitUnits(plan);
-  if (plan.exactViews) {
+  // The design's layout (one stride for the whole tree) is the layout. Only
+  // where it does not fit the target are the rings tried: they can be
+  // smaller under exact views (no slice padded to its largest buffer), and
+  // a tree that fits so is better than an error.
+  if (plan.exactViews && plan.limitUnits && required > *plan.limitUnits) {
     llvm::DenseMap<Operation *, BufferPlacement> rings;
     std::optional<int64_t> ringUnits = layOutRings(plan, rings);
-    if (ringUnits && roundForExactViews(plan, *ringUnits) < required) {
+    if (ringUnits && roundForExactViews(plan, *ringUnits) <= *plan.limitUnits) {
       plan.ringLayout = true;
       plan.placements = std::move(rings);
       plan.requiredUnits = *ringUnits;
@@ -273,7 +280,7 @@ static bool holdsPaddedLayouts(StorageAliasSpecOp spec) {
 // (triton's allocator would fail later, without the spec's line).
 LogicalResult checkSharedMemoryLimit(ModuleOp module, SpecPlan &plan) {
   std::optional<int64_t> capability = getCudaCapability(module);
-  std::optional<int64_t> limit = capability ? getMaxSharedMemoryBytes(*capability) : std::nullopt;
+  std::optional<int64_t> limit = plan.limitUnits;
   if (plan.storage != StorageKind::smem || !limit || plan.sizeUnits <= *limit)
     return success();
   return plan.spec.emitOpError("storage_alias_spec needs ")
@@ -281,8 +288,11 @@ LogicalResult checkSharedMemoryLimit(ModuleOp module, SpecPlan &plan) {
          << " (" << *limit / 1024 << " KiB)";
 }
 
-LogicalResult computeStorageAliasSizes(ModuleOp module, bool exactViews,
+LogicalResult computeStorageAliasSizes(ModuleOp module, bool exactViews, bool checkTargetMemory,
                                        std::vector<SpecPlan> &plans) {
+  std::optional<int64_t> capability = getCudaCapability(module);
+  std::optional<int64_t> sharedLimit =
+      capability && checkTargetMemory ? getMaxSharedMemoryBytes(*capability) : std::nullopt;
   SmallVector<StorageAliasSpecOp> specs;
   DenseMap<Operation *, unsigned> order; // program order, for sorting users
   module.walk([&](Operation *op) {
@@ -295,6 +305,8 @@ LogicalResult computeStorageAliasSizes(ModuleOp module, bool exactViews,
     plan.spec = spec;
     plan.storage = spec.getStorage();
     plan.exactViews = exactViews && !holdsPaddedLayouts(spec);
+    plan.limitUnits = plan.storage == StorageKind::smem ? sharedLimit
+                                                        : std::optional<int64_t>(kTmemColumns);
     if (failed(collectUsers(plan, order)))
       return failure();
     if (plan.allocs.empty()) {
