@@ -1,18 +1,20 @@
 """Flash-attention forward on Hopper, in one run: the aliased example
 (examples/hopper_flash_attention.py, its default config), its unaliased twin, torch
-SDPA, a plain-triton `tl.dot` attention written for this benchmark, and, in
-a separate process of the same command, the peer's (fbtriton 3.7.4) Hopper
-attention tutorials. The peer's tutorials also run under tlx_alias (imports
-changed only) at N = 4096.
+SDPA, FlashAttention-3 (PyPI fa3_fwd, bf16 only, when it imports), a plain-triton
+`tl.dot` attention written for this benchmark, and, in a separate process of the
+same command, the peer's (fbtriton 3.7.4) Hopper attention tutorials. The peer's
+tutorials also run under tlx_alias (imports changed only) at N = 4096.
 
     python benchmarks/attention.py                     # both sides, each in its own process
-    python benchmarks/attention.py --side ours --out ours.jsonl
+    python benchmarks/attention.py --side ours --out ours.jsonl [--dtypes bf16] [--rounds 3]
     python benchmarks/attention.py --table a.jsonl b.jsonl [--markdown]
 
 Shapes: N in {1024, 4096, 16384} with batch * N = 16384 tokens, 32 heads,
-head dims {64, 128, 256}, causal and not, fp16. TFLOP/s count 4 * B * H *
+head dims {64, 128, 256}, causal and not, fp16 and bf16. TFLOP/s count 4 * B * H *
 N^2 * D flops (half of it when causal). Errors are max abs differences from
-SDPA's output. Times are do_bench medians. cuBLAS's 8192^3 fp16 GEMM, timed at
+SDPA's output. Every shape's kernels are timed in `--rounds` interleaved rounds
+(do_bench medians; a row's time is the median of its rounds), so that the
+GPU's clock drift reaches them alike. cuBLAS's 8192^3 fp16 GEMM, timed at
 the run's start and end, gives the GPU's matmul speed beside them.
 """
 import argparse
@@ -103,8 +105,25 @@ def shapes():
                 yield TOKENS // n, HEADS, n, d, causal
 
 
+def fa3_attention():
+    """FlashAttention-3's Hopper forward (fa3_fwd) as fn(q, k, v, causal) on
+    (batch, heads, N, D) tensors, or None where it does not import."""
+    try:
+        from fa3_fwd_interface import flash_attn_func
+    except Exception:  # not installed, or built for another torch/CUDA
+        return None
+
+    def attention(q, k, v, causal):
+        # FA3 takes (batch, N, heads, D): strided views of the same tensors
+        out = flash_attn_func(q.transpose(1, 2), k.transpose(1, 2), v.transpose(1, 2), causal=causal)
+        out = out[0] if isinstance(out, tuple) else out
+        return out.transpose(1, 2)
+
+    return attention
+
+
 def providers(side):
-    """name -> (fn(q, k, v, causal), supports_causal, head dims)."""
+    """name -> (fn(q, k, v, causal), supports_causal, head dims, dtypes)."""
     import torch
     import triton
 
@@ -116,18 +135,21 @@ def providers(side):
         sys.path.insert(0, os.path.join(ROOT, "examples"))
         import hopper_flash_attention as fa
         plain = plain_triton_attention()
-        every = (64, 128, 256)
+        every, both = (64, 128, 256), ("fp16", "bf16")
         out["tlx_alias aliased (default config)"] = (
-            lambda q, k, v, c: fa.attention(q, k, v, causal=c, alias=True), True, every)
-        out["tlx_alias aliased, 3 K/V stages, 1 Q buffer"] = (
-            lambda q, k, v, c: fa.attention(q, k, v, causal=c, alias=True, q_buffers=1, stages=3), True, (128, ))
-        out["tlx_alias aliased, 3 K and 2 V stages"] = (
-            lambda q, k, v, c: fa.attention(q, k, v, causal=c, alias=True, stages=3, v_stages=2), True, (256, ))
+            lambda q, k, v, c: fa.attention(q, k, v, causal=c, alias=True), True, every, both)
+        for name, options, dims in CANDIDATES:
+            out["tlx_alias aliased, " + name] = (
+                lambda q, k, v, c, options=options: fa.attention(q, k, v, causal=c, alias=True, **options), True,
+                dims, both)
         out["tlx_alias unaliased twin"] = (lambda q, k, v, c: fa.attention(q, k, v, causal=c, alias=False), True,
-                                           every)
+                                           every, both)
         out["torch SDPA"] = (lambda q, k, v, c: torch.nn.functional.scaled_dot_product_attention(q, k, v, is_causal=c),
-                             True, every)
-        out["triton tl.dot"] = (plain, True, every)
+                             True, every, both)
+        fa3 = fa3_attention()
+        if fa3:
+            out[FA3] = (fa3, True, every, ("bf16", ))
+        out["triton tl.dot"] = (plain, True, every, both)
     for name in tutorials.HOPPER_ATTENTION:
         try:
             fn = tutorials.attention(name, for_tlx_alias=(side == "ours"))
@@ -136,10 +158,17 @@ def providers(side):
             continue
         label = ("tlx_alias running " if side == "ours" else "peer ") + name
         out[label] = (lambda q, k, v, c, fn=fn: fn(q, k, v),
-                      False, (128, ))  # the tutorials assert BLOCK_N (128) <= HEAD_DIM; 256 does not fit
+                      False, (128, ), ("fp16", ))  # the tutorials assert BLOCK_N (128) <= HEAD_DIM; 256 does not fit
     return out
 
 
+FA3 = "FlashAttention-3"
+# Configs beside the default, measured in the same rounds: (name, attention()'s options, head dims).
+CANDIDATES = [
+    ("2 consumer warp groups (BLOCK_M 128)", dict(groups=2), (64, )),
+    ("3 consumer warp groups (BLOCK_M 192)", dict(groups=3), (64, )),
+    ("P in 16 bits", dict(p_16bit=True), (128, 256)),
+]
 GEMM_SIZE = 8192
 
 
@@ -155,45 +184,61 @@ def gemm_speed(side, when):
                 tflops=2 * GEMM_SIZE**3 / ms * 1e-9)
 
 
-def run_side(side, out_path):
+def run_side(side, out_path, dtypes=("fp16", "bf16"), rounds=3, quick=False):
     if side == "ours":
         import tlx_alias  # noqa: F401  (registers the plugin and the hooks)
     import torch
-    import triton
 
     fns = providers(side)
     with open(out_path, "a") as out:
         if side == "ours":
             out.write(json.dumps(gemm_speed(side, "run start")) + "\n")
-        for z, h, n, d, causal in shapes():
-            torch.manual_seed(0)
-            q, k, v = (torch.randn((z, h, n, d), device="cuda", dtype=torch.float16) for _ in range(3))
-            ref = None
-            flops = 4 * z * h * n * n * d * (0.5 if causal else 1.0)
-            for name, (fn, supports_causal, head_dims) in fns.items():
-                if (causal and not supports_causal) or d not in head_dims:
+        for dtype in dtypes:
+            for z, h, n, d, causal in shapes():
+                if quick and n == 1024:
                     continue
-                is_tutorial = name.startswith(("peer ", "tlx_alias running "))
-                if is_tutorial and side == "ours" and n != TUTORIAL_SEQ_LEN:
-                    continue
-                row = dict(side=side, name=name, Z=z, H=h, N=n, D=d, causal=causal)
-                try:
-                    if ref is None:
-                        ref = torch.nn.functional.scaled_dot_product_attention(q, k, v, is_causal=causal).float()
-                    row["max_abs_err"] = (fn(q, k, v, causal).float() - ref).abs().max().item()
-                    ms = triton.testing.do_bench(lambda: fn(q, k, v, causal), warmup=50, rep=200,
-                                                 return_mode="median")
-                    row["ms"] = ms
-                    row["tflops"] = flops / ms * 1e-9
-                except Exception as error:
-                    row["error"] = f"{type(error).__name__}: {error}"[:600]
-                out.write(json.dumps(row) + "\n")
+                for row in measure_shape(side, fns, dtype, z, h, n, d, causal, rounds):
+                    out.write(json.dumps(row) + "\n")
+                    print(json.dumps(row), flush=True)
                 out.flush()
-                print(json.dumps(row), flush=True)
-            del q, k, v, ref
-            torch.cuda.empty_cache()
+                torch.cuda.empty_cache()
         if side == "ours":
             out.write(json.dumps(gemm_speed(side, "run end")) + "\n")
+
+
+def measure_shape(side, fns, dtype, z, h, n, d, causal, rounds):
+    """One row per kernel that runs this shape: its error against SDPA, then
+    its time in `rounds` rounds that take every kernel in turn."""
+    import torch
+    import triton
+    torch.manual_seed(0)
+    q, k, v = (torch.randn((z, h, n, d), device="cuda", dtype=getattr(torch, DTYPES[dtype])) for _ in range(3))
+    flops = 4 * z * h * n * n * d * (0.5 if causal else 1.0)
+    ref = torch.nn.functional.scaled_dot_product_attention(q, k, v, is_causal=causal).float()
+    rows, runs = [], []
+    for name, (fn, supports_causal, head_dims, dtypes) in fns.items():
+        if (causal and not supports_causal) or d not in head_dims or dtype not in dtypes:
+            continue
+        if name.startswith(("peer ", "tlx_alias running ")) and side == "ours" and n != TUTORIAL_SEQ_LEN:
+            continue
+        row = dict(side=side, name=name, dtype=dtype, Z=z, H=h, N=n, D=d, causal=causal)
+        try:
+            row["max_abs_err"] = (fn(q, k, v, causal).float() - ref).abs().max().item()
+            runs.append((row, fn))
+        except Exception as error:
+            row["error"] = f"{type(error).__name__}: {error}"[:600]
+        rows.append(row)
+    for _ in range(rounds):
+        for row, fn in runs:
+            row.setdefault("ms_rounds", []).append(triton.testing.do_bench(
+                lambda: fn(q, k, v, causal), warmup=25, rep=100, return_mode="median"))
+    for row, _ in runs:
+        row["ms"] = sorted(row["ms_rounds"])[len(row["ms_rounds"]) // 2]
+        row["tflops"] = flops / row["ms"] * 1e-9
+    return rows
+
+
+DTYPES = {"fp16": "float16", "bf16": "bfloat16"}
 
 
 def table(rows):
@@ -203,16 +248,16 @@ def table(rows):
         if r.get("N") is None and "tflops" in r:  # the GPU's matmul speed in this run
             lines.append(f"{r['name']}: {r['tflops']:.1f} TFLOP/s")
     for r in rows:
-        key = (r.get("N"), r.get("D"), r.get("causal"))
-        if key[0] is not None and key not in keys:
+        key = _key(r)
+        if key[1] is not None and key not in keys:
             keys.append(key)
-    for n, d, causal in keys:
-        group = [r for r in rows if (r.get("N"), r.get("D"), r.get("causal")) == (n, d, causal)]
+    for dtype, n, d, causal in keys:
+        group = [r for r in rows if _key(r) == (dtype, n, d, causal)]
         sdpa = next((r for r in group if r["name"] == "torch SDPA" and "ms" in r), None)
         peers = [r for r in group if r["side"] == "peer" and "ms" in r and r.get("max_abs_err", 1) < 1e-2]
         best_peer = min(peers, key=lambda r: r["ms"]) if peers else None
         z = group[0]["Z"]
-        lines.append(f"\nB={z} H={HEADS} N={n} D={d} {'causal' if causal else 'non-causal'} fp16")
+        lines.append(f"\nB={z} H={HEADS} N={n} D={d} {'causal' if causal else 'non-causal'} {dtype}")
         lines.append(f"  {'kernel':62} {'ms':>8} {'TFLOP/s':>8} {'SDPA time /':>12}  max abs err")
         for r in group:
             if "ms" not in r:
@@ -225,6 +270,11 @@ def table(rows):
     return "\n".join(lines)
 
 
+def _key(r):
+    """(dtype, N, D, causal) of a row; rows written before bf16 runs are fp16."""
+    return r.get("dtype", "fp16"), r.get("N"), r.get("D"), r.get("causal")
+
+
 ALIASED = "tlx_alias aliased (default config)"
 TWIN = "tlx_alias unaliased twin"
 
@@ -233,27 +283,33 @@ def _is_other(r):
     """The kernels the aliased one is compared with ("best other"): SDPA,
     the plain tl.dot kernel, and the peer's tutorials in either process
     (not the example's own configs or its twin, nor the GEMM yardstick)."""
-    return r["name"] in ("torch SDPA", "triton tl.dot") or r["side"] == "peer" or \
+    return r["name"] in ("torch SDPA", "triton tl.dot", FA3) or r["side"] == "peer" or \
         r["name"].startswith("tlx_alias running ")
 
 
 def markdown(rows):
     """The README's attention table: TFLOP/s per kernel and the aliased
-    kernel's ratios to SDPA and to the best other kernel, per shape."""
-    lines = ["| N | D | mask | aliased | unaliased twin | SDPA | triton `tl.dot` | peer's best | aliased / SDPA | "
-             "aliased / best other |", "|---|---|---|---|---|---|---|---|---|---|"]
+    kernel's ratios to SDPA, FlashAttention-3 (bf16) and the best other
+    kernel, per shape and dtype."""
+    lines = ["| dtype | N | D | mask | aliased | unaliased twin | SDPA | FA3 | triton `tl.dot` | peer's best | "
+             "aliased / SDPA | aliased / FA3 | aliased / best other |",
+             "|---|---|---|---|---|---|---|---|---|---|---|---|---|"]
     done = [r for r in rows if "tflops" in r and r.get("N") is not None]
-    shapes = sorted({(r["N"], r["D"], r["causal"]) for r in done}, key=lambda k: (k[1], k[2], k[0]))
-    for n, d, causal in shapes:
-        group = [r for r in done if (r["N"], r["D"], r["causal"]) == (n, d, causal)]
+    keys = sorted({_key(r) for r in done}, key=lambda k: (k[0], k[2], k[3], k[1]))
+    for dtype, n, d, causal in keys:
+        group = [r for r in done if _key(r) == (dtype, n, d, causal)]
         speed = {r["name"]: r["tflops"] for r in group if r["side"] == "ours"}
         peers = [r["tflops"] for r in group if r["side"] == "peer"]
         aliased = speed[ALIASED]
         best_other = max(r["tflops"] for r in group if _is_other(r))
-        peer = f"{max(peers):.0f}" if peers else "n/a"
-        lines.append(f"| {n} | {d} | {'causal' if causal else '-'} | {aliased:.0f} | {speed[TWIN]:.0f} | "
-                     f"{speed['torch SDPA']:.0f} | {speed['triton tl.dot']:.0f} | {peer} | "
-                     f"{aliased / speed['torch SDPA']:.3f} | {aliased / best_other:.3f} |")
+        fa3 = speed.get(FA3)
+
+        def cell(value, digits=0):
+            return "n/a" if value is None else f"{value:.{digits}f}"
+        lines.append(f"| {dtype} | {n} | {d} | {'causal' if causal else '-'} | {aliased:.0f} | {speed[TWIN]:.0f} | "
+                     f"{speed['torch SDPA']:.0f} | {cell(fa3)} | {speed['triton tl.dot']:.0f} | "
+                     f"{cell(max(peers) if peers else None)} | {aliased / speed['torch SDPA']:.3f} | "
+                     f"{cell(aliased / fa3 if fa3 else None, 3)} | {aliased / best_other:.3f} |")
     return "\n".join(lines)
 
 
@@ -271,8 +327,8 @@ def markdown_tutorials(rows):
     return "\n".join(lines)
 
 
-def compare(out_dir):
-    print(table(sides.run_both_sides(__file__, out_dir, "attention")))
+def compare(out_dir, args=()):
+    print(table(sides.run_both_sides(__file__, out_dir, "attention", args)))
 
 
 def main():
@@ -281,15 +337,18 @@ def main():
     parser.add_argument("--out")
     parser.add_argument("--out-dir", default=os.environ.get("OUT", "/tmp"))
     parser.add_argument("--table", nargs="+", metavar="JSONL")
+    parser.add_argument("--dtypes", nargs="+", default=["fp16", "bf16"], choices=sorted(DTYPES))
+    parser.add_argument("--rounds", type=int, default=3, help="interleaved timing rounds per shape")
+    parser.add_argument("--quick", action="store_true", help="N = 4096 and 16384 only")
     parser.add_argument("--markdown", action="store_true", help="with --table: the README's table")
     args = parser.parse_args()
     if args.table:
         rows = sides.read_rows(args.table)
         print(markdown(rows) if args.markdown else table(rows))
     elif args.side:
-        run_side(args.side, args.out)
+        run_side(args.side, args.out, args.dtypes, args.rounds, args.quick)
     else:
-        compare(args.out_dir)
+        compare(args.out_dir, ["--dtypes", *args.dtypes, "--rounds", str(args.rounds)] + (["--quick"] if args.quick else []))
 
 
 if __name__ == "__main__":

@@ -1,6 +1,7 @@
 """Runs one flash-attention forward a few times, for a profiler to pick the
-last launch: the aliased example (examples/hopper_flash_attention.py) or
-torch SDPA, at one shape. No timing of its own.
+last launch: the aliased example (examples/hopper_flash_attention.py),
+torch SDPA or FlashAttention-3 (--fa3, bf16: benchmarks/attention.py's
+fa3_attention), at one shape. No timing of its own.
 
     ncu --clock-control none -k regex:attn_fwd_kernel --launch-skip 2 --launch-count 1 \\
         --section SpeedOfLight --section WarpStateStats python benchmarks/attention_profile.py --head-dim 256
@@ -24,14 +25,24 @@ def main():
     parser.add_argument("--n", type=int, default=4096)
     parser.add_argument("--causal", action="store_true")
     parser.add_argument("--sdpa", action="store_true", help="torch SDPA instead of the example")
+    parser.add_argument("--fa3", action="store_true", help="FlashAttention-3 instead of the example")
+    parser.add_argument("--dtype", choices=["float16", "bfloat16"], default="float16")
     parser.add_argument("--config", help="BLOCK_N:STAGES:Q_BUFFERS[:V_STAGES[:PINGPONG]]")
     parser.add_argument("--launches", type=int, default=3)
     args = parser.parse_args()
 
     import torch
     z = 16384 // args.n
-    q, k, v = (torch.randn(z, 32, args.n, args.head_dim, device="cuda", dtype=torch.float16) for _ in range(3))
-    if args.sdpa:
+    dtype = getattr(torch, args.dtype)
+    q, k, v = (torch.randn(z, 32, args.n, args.head_dim, device="cuda", dtype=dtype) for _ in range(3))
+    if args.fa3:
+        sys.path.insert(0, HERE)
+        import attention
+        fa3 = attention.fa3_attention()
+
+        def run():
+            return fa3(q, k, v, args.causal)
+    elif args.sdpa:
         def run():
             return torch.nn.functional.scaled_dot_product_attention(q, k, v, is_causal=args.causal)
     else:

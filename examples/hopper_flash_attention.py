@@ -50,10 +50,8 @@ def _tiles_of(pid, nprogs, num_pid_m, num_heads, CAUSAL_PAIRS: tl.constexpr):
 
 @triton.jit
 def _kv_range(start_m, N_CTX, BLOCK_M: tl.constexpr, CAUSAL: tl.constexpr):
-    if CAUSAL:
-        return 0, (start_m + 1) * BLOCK_M
-    else:
-        return 0, N_CTX
+    hi = tl.minimum((start_m + 1) * BLOCK_M, N_CTX) if CAUSAL else N_CTX
+    return 0, hi
 
 
 @triton.jit
@@ -109,26 +107,30 @@ def _qk(q, q_regs, k_tile, Q_REG_COLS: tl.constexpr):
 @triton.jit
 def _kv_step(kv_count, v_shift, kv_start, q, k_tiles, v_tiles, k_fulls, k_empties, v_fulls, v_empties, acc, p, m_i,
              l_i, qk_scale, offs_m, diagonal, cid: tl.constexpr, K_STAGES: tl.constexpr, V_STAGES: tl.constexpr,
-             BLOCK_N: tl.constexpr, MASK: tl.constexpr, PINGPONG: tl.constexpr, q_regs=None,
-             Q_REG_COLS: tl.constexpr = 0):
+             BLOCK_N: tl.constexpr, MASK: tl.constexpr, TURNS: tl.constexpr, q_regs=None,
+             Q_REG_COLS: tl.constexpr = 0, P16: tl.constexpr = False):
     """K/V block kv_count of a consumer: QK^T of this block runs while PV of
     the one before (its V at ring position kv_count - 1 + v_shift) is issued,
     then this block's softmax. MASK: "none", "all" (the causal mask) or
-    "diagonal" (the mask where kv_start >= diagonal)."""
+    "diagonal" (the mask where the block reaches the diagonal)."""
     slot, phase = _ring(kv_count, K_STAGES)
     tlx.barrier_wait(k_fulls[slot], phase)
-    _issue_in_turn(cid, PINGPONG)
+    _issue_in_turn(cid, TURNS)
     qk = _qk(q, q_regs, k_tiles[slot], Q_REG_COLS)
-    _issued(cid, PINGPONG)
+    _issued(cid, TURNS)
     v_slot, v_phase = _ring(kv_count - 1 + v_shift, V_STAGES)
     tlx.barrier_wait(v_fulls[v_slot], v_phase)
     acc = tlx.async_dot(p.to(q.dtype), v_tiles[v_slot], acc)
     qk = tlx.async_dot_wait(1, qk)
     tlx.barrier_arrive(k_empties[slot])
-    if MASK == "all" or (MASK == "diagonal" and kv_start >= diagonal):
-        p, m_i, l_i, alpha = _online_softmax(qk, m_i, l_i, qk_scale, offs_m, kv_start, BLOCK_N, True)
+    if MASK == "all" or (MASK == "diagonal" and kv_start + BLOCK_N > diagonal):
+        p32, m_i, l_i, alpha = _online_softmax(qk, m_i, l_i, qk_scale, offs_m, kv_start, BLOCK_N, True)
     else:
-        p, m_i, l_i, alpha = _online_softmax(qk, m_i, l_i, qk_scale, offs_m, kv_start, BLOCK_N, False)
+        p32, m_i, l_i, alpha = _online_softmax(qk, m_i, l_i, qk_scale, offs_m, kv_start, BLOCK_N, False)
+    if P16:  # P waits for its PV in 16 bits: half the registers (three consumers have 160)
+        p = p32.to(q.dtype)
+    else:
+        p = p32
     acc = tlx.async_dot_wait(0, acc)
     tlx.barrier_arrive(v_empties[v_slot])
     acc = acc * alpha[:, None]
@@ -136,25 +138,19 @@ def _kv_step(kv_count, v_shift, kv_start, q, k_tiles, v_tiles, k_fulls, k_emptie
 
 
 @triton.jit
-def _issue_in_turn(cid: tl.constexpr, PINGPONG: tl.constexpr):
-    """Ping-pong on named barriers 9 and 10 (both consumer warp groups: 256
-    threads): consumer 1 issues its j-th wgmma once consumer 0 has issued its
-    (j-1)-th (the first on consumer 1's own bootstrap arrive), consumer 0 its
-    j-th once consumer 1 has issued its j-th."""
-    if PINGPONG:
-        if cid == 0:
-            tlx.named_barrier_wait(9, 256)
-        else:
-            tlx.named_barrier_wait(10, 256)
+def _issue_in_turn(cid: tl.constexpr, TURNS: tl.constexpr):
+    """TURNS consumers issue their wgmmas in turn (ping-pong, round robin with
+    three; 0: no turns): consumer c waits on named barrier 9 + c, which the
+    consumer before it arrives on once it has issued (256 threads); the last
+    consumer's bootstrap arrive lets it go first."""
+    if TURNS:
+        tlx.named_barrier_wait(9 + cid, 256)
 
 
 @triton.jit
-def _issued(cid: tl.constexpr, PINGPONG: tl.constexpr):
-    if PINGPONG:
-        if cid == 0:
-            tlx.named_barrier_arrive(10, 256)
-        else:
-            tlx.named_barrier_arrive(9, 256)
+def _issued(cid: tl.constexpr, TURNS: tl.constexpr):
+    if TURNS:
+        tlx.named_barrier_arrive(9 + (cid + 1) % TURNS, 256)
 
 
 @triton.jit
@@ -202,15 +198,15 @@ def _first_block(kv_count, tile_count, v_shift, lo, hi, q, q_regs, k_tiles, k_fu
                  m_i, l_i, qk_scale, offs_m, diagonal, cid: tl.constexpr, BLOCK_M: tl.constexpr,
                  BLOCK_N: tl.constexpr, K_STAGES: tl.constexpr, V_STAGES: tl.constexpr, Q_BUFFERS: tl.constexpr,
                  CAUSAL: tl.constexpr, DIAG_FIRST: tl.constexpr, O_OVER_V: tl.constexpr, O_ENTRIES: tl.constexpr,
-                 LATE_HANDBACK: tl.constexpr, PINGPONG: tl.constexpr, Q_REG_COLS: tl.constexpr):
+                 LATE_HANDBACK: tl.constexpr, TURNS: tl.constexpr, Q_REG_COLS: tl.constexpr, P16: tl.constexpr):
     """A tile's first K/V block: QK^T alone (no PV is pending yet); with a
     late handback the previous tile's O buffer goes back here; then the
     block's softmax."""
     slot, phase = _ring(kv_count, K_STAGES)
     tlx.barrier_wait(k_fulls[slot], phase)
-    _issue_in_turn(cid, PINGPONG)
+    _issue_in_turn(cid, TURNS)
     qk = _qk(q, q_regs, k_tiles[slot], Q_REG_COLS)
-    _issued(cid, PINGPONG)
+    _issued(cid, TURNS)
     qk = tlx.async_dot_wait(0, qk)
     tlx.barrier_arrive(k_empties[slot])
     if LATE_HANDBACK and tile_count > 0:
@@ -223,10 +219,12 @@ def _first_block(kv_count, tile_count, v_shift, lo, hi, q, q_regs, k_tiles, k_fu
         else:
             tlx.barrier_arrive(q_empties[cid * Q_BUFFERS + (tile_count - 1) % Q_BUFFERS])
     first = _block_start(lo, lo, hi, BLOCK_M, DIAG_FIRST)
-    if DIAG_FIRST or (CAUSAL and first >= diagonal):
+    if DIAG_FIRST or (CAUSAL and first + BLOCK_N > diagonal):
         p, m_i, l_i, alpha = _online_softmax(qk, m_i, l_i, qk_scale, offs_m, first, BLOCK_N, True)
     else:
         p, m_i, l_i, alpha = _online_softmax(qk, m_i, l_i, qk_scale, offs_m, first, BLOCK_N, False)
+    if P16:
+        p = p.to(q.dtype)
     return p, m_i, l_i
 
 
@@ -234,7 +232,7 @@ def _first_block(kv_count, tile_count, v_shift, lo, hi, q, q_regs, k_tiles, k_fu
 def _other_blocks(kv_count, v_shift, lo, hi, q, q_regs, k_tiles, v_tiles, k_fulls, k_empties, v_fulls, v_empties, m_i,
                   l_i, acc, p, qk_scale, offs_m, diagonal, cid: tl.constexpr, BLOCK_M: tl.constexpr,
                   BLOCK_N: tl.constexpr, K_STAGES: tl.constexpr, V_STAGES: tl.constexpr, CAUSAL: tl.constexpr,
-                  DIAG_FIRST: tl.constexpr, PINGPONG: tl.constexpr, Q_REG_COLS: tl.constexpr):
+                  DIAG_FIRST: tl.constexpr, TURNS: tl.constexpr, Q_REG_COLS: tl.constexpr, P16: tl.constexpr):
     """A tile's K/V blocks after its first: block j's QK^T runs while
     PV(j - 1) is issued. Returns the state and the next kv_count. (The
     loops carry their state in parameter order: kv_count, m_i, l_i, acc, p
@@ -244,21 +242,33 @@ def _other_blocks(kv_count, v_shift, lo, hi, q, q_regs, k_tiles, v_tiles, k_full
             kv_start = _block_start(lo + i * BLOCK_N, lo, hi, BLOCK_M, DIAG_FIRST)
             acc, p, m_i, l_i = _kv_step(kv_count, v_shift, kv_start, q, k_tiles, v_tiles, k_fulls, k_empties, v_fulls,
                                         v_empties, acc, p, m_i, l_i, qk_scale, offs_m, diagonal, cid, K_STAGES,
-                                        V_STAGES, BLOCK_N, "all", PINGPONG, q_regs, Q_REG_COLS)
+                                        V_STAGES, BLOCK_N, "all", TURNS, q_regs, Q_REG_COLS, P16)
             kv_count += 1
         for kv_pos in range(lo + BLOCK_M, hi, BLOCK_N):  # the blocks left of it: no mask
             kv_start = _block_start(kv_pos, lo, hi, BLOCK_M, DIAG_FIRST)
             acc, p, m_i, l_i = _kv_step(kv_count, v_shift, kv_start, q, k_tiles, v_tiles, k_fulls, k_empties, v_fulls,
                                         v_empties, acc, p, m_i, l_i, qk_scale, offs_m, diagonal, cid, K_STAGES,
-                                        V_STAGES, BLOCK_N, "none", PINGPONG, q_regs, Q_REG_COLS)
+                                        V_STAGES, BLOCK_N, "none", TURNS, q_regs, Q_REG_COLS, P16)
+            kv_count += 1
+    elif CAUSAL and BLOCK_M % BLOCK_N != 0:  # 192 x 128: the last two blocks reach the diagonal
+        mask_start = tl.maximum((diagonal // BLOCK_N) * BLOCK_N, lo + BLOCK_N)
+        for kv_pos in range(lo + BLOCK_N, mask_start, BLOCK_N):
+            acc, p, m_i, l_i = _kv_step(kv_count, v_shift, kv_pos, q, k_tiles, v_tiles, k_fulls, k_empties, v_fulls,
+                                        v_empties, acc, p, m_i, l_i, qk_scale, offs_m, diagonal, cid, K_STAGES,
+                                        V_STAGES, BLOCK_N, "none", TURNS, q_regs, Q_REG_COLS, P16)
+            kv_count += 1
+        for kv_pos in range(mask_start, hi, BLOCK_N):
+            acc, p, m_i, l_i = _kv_step(kv_count, v_shift, kv_pos, q, k_tiles, v_tiles, k_fulls, k_empties, v_fulls,
+                                        v_empties, acc, p, m_i, l_i, qk_scale, offs_m, diagonal, cid, K_STAGES,
+                                        V_STAGES, BLOCK_N, "all", TURNS, q_regs, Q_REG_COLS, P16)
             kv_count += 1
     else:
         for kv_pos in range(lo + BLOCK_N, hi, BLOCK_N):
             kv_start = _block_start(kv_pos, lo, hi, BLOCK_M, DIAG_FIRST)
             acc, p, m_i, l_i = _kv_step(kv_count, v_shift, kv_start, q, k_tiles, v_tiles, k_fulls, k_empties, v_fulls,
                                         v_empties, acc, p, m_i, l_i, qk_scale, offs_m, diagonal, cid, K_STAGES,
-                                        V_STAGES, BLOCK_N, "diagonal" if CAUSAL else "none", PINGPONG, q_regs,
-                                        Q_REG_COLS)
+                                        V_STAGES, BLOCK_N, "diagonal" if CAUSAL else "none", TURNS, q_regs,
+                                        Q_REG_COLS, P16)
             kv_count += 1
     return acc, p, m_i, l_i, kv_count
 
@@ -270,8 +280,11 @@ def _store_o(acc, m_i, l_i, lse_ptr, desc_o, o_tiles, q_empties, v_fulls, v_empt
              dtype: tl.constexpr):
     """The epilogue: O (and the log-sum-exp, natural log) of this consumer's
     rows, staged over its Q buffer, over the V slot the producer handed it,
-    or (unaliased) in its own O tile, and stored with TMA."""
-    tl.store(lse_ptr + off_hz * N_CTX + offs_m, (m_i + tl.math.log2(l_i)) * 0.6931471805599453)
+    or (unaliased) in its own O tile, and stored with TMA. Rows past N_CTX
+    (a last tile of 192 rows) are not stored: they belong to the next head."""
+    rows_valid = start_m * BLOCK_M + cid * BM_HALF < N_CTX  # N_CTX is a multiple of BM_HALF
+    if rows_valid:
+        tl.store(lse_ptr + off_hz * N_CTX + offs_m, (m_i + tl.math.log2(l_i)) * 0.6931471805599453)
     o = (acc / l_i[:, None]).to(dtype)
     if O_OVER_V:
         o_slot, o_phase = _ring(kv_count + v_shift + cid, V_STAGES)
@@ -282,9 +295,10 @@ def _store_o(acc, m_i, l_i, lse_ptr, desc_o, o_tiles, q_empties, v_fulls, v_empt
     else:
         tlx.async_descriptor_store_wait(0)  # the previous tile's store has read o_tiles[cid]
         o_tile = o_tiles[cid]
-    tlx.local_store(o_tile, o)
-    tlx.fence_async_shared()
-    tlx.async_descriptor_store(desc_o, o_tile, [row0 + start_m * BLOCK_M + cid * BM_HALF, 0])
+    if rows_valid:
+        tlx.local_store(o_tile, o)
+        tlx.fence_async_shared()
+        tlx.async_descriptor_store(desc_o, o_tile, [row0 + start_m * BLOCK_M + cid * BM_HALF, 0])
     if O_OVER_V:
         other_slot, other_phase = _ring(kv_count + v_shift + 1 - cid, V_STAGES)
         tlx.barrier_wait(v_fulls[other_slot], other_phase)
@@ -304,15 +318,17 @@ def _attend(cid: tl.constexpr, sm_scale, my_tiles, pid, nprogs, num_pid_m, N_CTX
             Q_BUFFERS: tl.constexpr, CAUSAL: tl.constexpr, CAUSAL_PAIRS: tl.constexpr, ALIAS: tl.constexpr,
             DIAG_FIRST: tl.constexpr, O_OVER_Q: tl.constexpr, O_OVER_V: tl.constexpr, O_ENTRIES: tl.constexpr,
             LATE_Q_HANDBACK: tl.constexpr, PINGPONG: tl.constexpr, Q_REG_COLS: tl.constexpr,
-            NUM_MMA_GROUPS: tl.constexpr, dtype: tl.constexpr):
+            NUM_MMA_GROUPS: tl.constexpr, dtype: tl.constexpr, P_16BIT: tl.constexpr):
     """Consumer cid: the rows [cid * BM_HALF, (cid + 1) * BM_HALF) of each of
     its program's tiles, from QK^T to the O store."""
     BM_HALF: tl.constexpr = BLOCK_M // NUM_MMA_GROUPS
     # wait for the O store only after the next tile's first QK^T (else at the
     # tile's end); over Q that needs a second Q buffer
     LATE_HANDBACK: tl.constexpr = LATE_Q_HANDBACK and (O_OVER_V or (O_OVER_Q and Q_BUFFERS > 1))
-    if cid == 1:
-        _issued(0, PINGPONG)  # meets its own first wait: consumer 1 goes first
+    TURNS: tl.constexpr = NUM_MMA_GROUPS if PINGPONG else 0
+    P16: tl.constexpr = P_16BIT or NUM_MMA_GROUPS == 3  # three consumers need it: 160 registers
+    if cid == NUM_MMA_GROUPS - 1:
+        _issued(cid - 1, TURNS)  # meets its own first wait: the last consumer goes first
     qk_scale = sm_scale * 1.44269504
     kv_count = 0
     for tile_count in range(0, my_tiles):
@@ -337,12 +353,12 @@ def _attend(cid: tl.constexpr, sm_scale, my_tiles, pid, nprogs, num_pid_m, N_CTX
         p, m_i, l_i = _first_block(kv_count, tile_count, v_shift, lo, hi, q, q_regs, k_tiles, k_fulls, k_empties,
                                    q_empties, v_empties, m_i, l_i, qk_scale, offs_m, diagonal, cid, BLOCK_M, BLOCK_N,
                                    K_STAGES, V_STAGES, Q_BUFFERS, CAUSAL, DIAG_FIRST, O_OVER_V, O_ENTRIES,
-                                   LATE_HANDBACK, PINGPONG, Q_REG_COLS)
+                                   LATE_HANDBACK, TURNS, Q_REG_COLS, P16)
         kv_count += 1
         acc, p, m_i, l_i, kv_count = _other_blocks(kv_count, v_shift, lo, hi, q, q_regs, k_tiles, v_tiles, k_fulls,
                                                    k_empties, v_fulls, v_empties, m_i, l_i, acc, p, qk_scale, offs_m,
                                                    diagonal, cid, BLOCK_M, BLOCK_N, K_STAGES, V_STAGES, CAUSAL,
-                                                   DIAG_FIRST, PINGPONG, Q_REG_COLS)
+                                                   DIAG_FIRST, TURNS, Q_REG_COLS, P16)
         if O_OVER_V:
             tlx.barrier_arrive(q_empties[qb])  # its last QK^T is done: the next Q can load
 
@@ -369,8 +385,7 @@ def attn_fwd_kernel(sm_scale, lse_ptr, Z, H, desc_q, desc_k, desc_v, desc_o, N_C
                     Q_BUFFERS: tl.constexpr = 1, CONSUMER_REGISTERS: tl.constexpr = 232,
                     PINGPONG: tl.constexpr = True, LATE_Q_HANDBACK: tl.constexpr = True,
                     DIAGONAL_FIRST: tl.constexpr = True, O_STAGING: tl.constexpr = "q",
-                    Q_REG_COLS: tl.constexpr = 0):
-    NUM_MMA_GROUPS: tl.constexpr = 2
+                    Q_REG_COLS: tl.constexpr = 0, NUM_MMA_GROUPS: tl.constexpr = 2, P_16BIT: tl.constexpr = False):
     BM_HALF: tl.constexpr = BLOCK_M // NUM_MMA_GROUPS
     dtype: tl.constexpr = tlx.dtype_of(desc_q)
     # Where each consumer stages its O tile for the TMA store: over its Q
@@ -382,7 +397,7 @@ def attn_fwd_kernel(sm_scale, lse_ptr, Z, H, desc_q, desc_k, desc_v, desc_o, N_C
     # V ring entries per tile beside its K/V blocks: one O entry per consumer
     O_ENTRIES: tl.constexpr = NUM_MMA_GROUPS if O_OVER_V else 0
     # a causal tile's diagonal blocks (its only masked ones) first
-    DIAG_FIRST: tl.constexpr = DIAGONAL_FIRST and CAUSAL
+    DIAG_FIRST: tl.constexpr = DIAGONAL_FIRST and CAUSAL and BLOCK_M % BLOCK_N == 0
     tl.static_assert(O_STAGING == "q" or O_STAGING == "v", "O_STAGING must be \"q\" or \"v\"")
 
     if O_OVER_Q:
@@ -430,17 +445,20 @@ def attn_fwd_kernel(sm_scale, lse_ptr, Z, H, desc_q, desc_k, desc_v, desc_o, N_C
             _attend(cid, sm_scale, my_tiles, pid, nprogs, num_pid_m, N_CTX, q_tiles, q_fulls, k_fulls, k_tiles,
                     k_empties, v_tiles, v_fulls, v_empties, lse_ptr, o_tiles, desc_o, q_empties, HEAD_DIM, BLOCK_M,
                     BLOCK_N, K_STAGES, V_STAGES, Q_BUFFERS, CAUSAL, CAUSAL_PAIRS, ALIAS, DIAG_FIRST, O_OVER_Q,
-                    O_OVER_V, O_ENTRIES, LATE_Q_HANDBACK, PINGPONG, Q_REG_COLS, NUM_MMA_GROUPS, dtype)
+                    O_OVER_V, O_ENTRIES, LATE_Q_HANDBACK, PINGPONG, Q_REG_COLS, NUM_MMA_GROUPS, dtype, P_16BIT)
 
 
 def default_config(head_dim, alias=True):
     """(BLOCK_N, STAGES, Q_BUFFERS) at BLOCK_M = 128 (docs/design/attention.md):
     the fastest measured config that fits 227 KiB."""
-    if head_dim <= 64:
-        return 128, 2, 2
     if head_dim <= 128:
         return 128, 2, 2
     return (64, 2, 1) if alias else (32, 2, 1)
+
+
+def default_groups(head_dim, causal):
+    """Consumer warp groups (64 tile rows each): three at head dim 64, non-causal."""
+    return 3 if head_dim == 64 and not causal else 2
 
 
 def default_schedule(head_dim, n_ctx, alias=True, block_n=None, stages=None, v_stages=None, q_buffers=None):
@@ -469,47 +487,42 @@ def smem_bytes(head_dim, block_n, stages, alias, q_buffers=1, block_m=128, items
     return q * (q_buffers if alias else q_buffers + 1) + (stages + v_stages) * kv
 
 
-def attention(q, k, v, causal=False, sm_scale=None, alias=True, block_n=None, stages=None, q_buffers=None,
-              num_sms=None, return_lse=False, consumer_registers=None, v_stages=None, pingpong=True,
-              late_q_handback=True, diagonal_first=None, o_staging=None, q_reg_cols=None):
-    """softmax(Q K^T * sm_scale) V for (batch, heads, N, head_dim) fp16/bf16 tensors on a Hopper GPU.
-    block_n, stages, q_buffers default to default_config(head_dim, alias);
-    stages is the K ring's depth and, unless v_stages is given, the V ring's;
-    q_buffers=2 double-buffers each consumer's Q (the next tile's Q loads
-    during this tile); consumer_registers: per thread of each consumer warp
-    group (setmaxnreg; the producer gets what is left); pingpong=False lets
-    the two consumers issue their wgmmas without taking turns;
-    late_q_handback=False waits for each O store at the tile's end (with
-    two Q buffers it is waited for after the next tile's first QK^T);
-    diagonal_first: a causal tile's masked diagonal blocks first, then the
-    others in order (else in order, the diagonal last); by default at head
-    dims above 64, and at 64 up to N = 1024 (measured: +3-12% at 128 and at
-    64 up to N = 1024, -4% at 64, N = 4096; within noise at 256);
-    o_staging: "q" stages each consumer's O over its Q buffer, "v" over a V
-    ring slot (alias only), so that Q goes back after the tile's last QK^T;
-    q_reg_cols: how many of Q's first columns QK^T takes from registers (0,
-    or a power of two up to head_dim); o_staging, q_reg_cols, v_stages and
-    consumer_registers left at None take default_schedule's choice."""
+def _check_inputs(q, k, v):
     import torch
-    from triton.tools.tensor_descriptor import TensorDescriptor
-
-    Z, H, N_CTX, HEAD_DIM = q.shape
     if k.shape != q.shape or v.shape != q.shape:
         raise ValueError(f"attention: q, k and v must have one shape, got {tuple(q.shape)}, {tuple(k.shape)}, "
                          f"{tuple(v.shape)}")
     if q.dtype not in (torch.float16, torch.bfloat16) or k.dtype != q.dtype or v.dtype != q.dtype:
         raise ValueError(f"attention: q, k and v must all be float16 or all bfloat16, got {q.dtype}, {k.dtype}, "
                          f"{v.dtype}")
-    if HEAD_DIM not in (64, 128, 256):
-        raise ValueError(f"attention: head_dim must be 64, 128 or 256, got {HEAD_DIM}")
-    BLOCK_M = 128
-    if N_CTX % BLOCK_M:
-        raise ValueError(f"attention: the sequence length must be a multiple of {BLOCK_M}, got {N_CTX}")
+    if q.shape[3] not in (64, 128, 256):
+        raise ValueError(f"attention: head_dim must be 64, 128 or 256, got {q.shape[3]}")
+    return q.shape
+
+
+def attention(q, k, v, causal=False, sm_scale=None, alias=True, block_n=None, stages=None, q_buffers=None,
+              num_sms=None, return_lse=False, consumer_registers=None, v_stages=None, pingpong=True,
+              late_q_handback=True, diagonal_first=None, o_staging=None, q_reg_cols=None, groups=None,
+              p_16bit=False):
+    """softmax(Q K^T * sm_scale) V for (batch, heads, N, head_dim) fp16/bf16 tensors on a Hopper GPU
+    (N a multiple of 128; head_dim 64, 128 or 256). Options left at None take
+    default_config, default_groups and default_schedule's choices; what each
+    option does: docs/design/attention.md ("attention()'s options")."""
+    import torch
+    from triton.tools.tensor_descriptor import TensorDescriptor
+
+    Z, H, N_CTX, HEAD_DIM = _check_inputs(q, k, v)
+    groups = groups or default_groups(HEAD_DIM, causal)
+    if groups not in (2, 3):
+        raise ValueError(f"attention: groups (consumer warp groups) must be 2 or 3, got {groups}")
+    BLOCK_M = 64 * groups
+    if N_CTX % 128:
+        raise ValueError(f"attention: the sequence length must be a multiple of 128, got {N_CTX}")
     schedule = default_schedule(HEAD_DIM, N_CTX, alias, block_n, stages, v_stages, q_buffers)
     o_staging = o_staging or schedule["o_staging"]
     v_stages = v_stages or schedule["v_stages"]
     q_reg_cols = schedule["q_reg_cols"] if q_reg_cols is None else q_reg_cols
-    consumer_registers = consumer_registers or schedule["consumer_registers"]
+    consumer_registers = consumer_registers or (160 if groups == 3 else schedule["consumer_registers"])
     if o_staging not in ("q", "v"):
         raise ValueError(f"attention: o_staging must be 'q' (O over Q) or 'v' (O over V slots), got {o_staging!r}")
     if o_staging == "v" and not alias:
@@ -527,12 +540,12 @@ def attention(q, k, v, causal=False, sm_scale=None, alias=True, block_n=None, st
     o = torch.empty_like(q)
     lse = torch.empty((Z, H, N_CTX), device=q.device, dtype=torch.float32)
     rows = Z * H * N_CTX
-    desc_q = TensorDescriptor(q, [rows, HEAD_DIM], [HEAD_DIM, 1], [BLOCK_M // 2, HEAD_DIM])
+    desc_q = TensorDescriptor(q, [rows, HEAD_DIM], [HEAD_DIM, 1], [64, HEAD_DIM])
     desc_k = TensorDescriptor(k, [rows, HEAD_DIM], [HEAD_DIM, 1], [block_n, HEAD_DIM])
     desc_v = TensorDescriptor(v, [rows, HEAD_DIM], [HEAD_DIM, 1], [block_n, HEAD_DIM])
-    desc_o = TensorDescriptor(o, [rows, HEAD_DIM], [HEAD_DIM, 1], [BLOCK_M // 2, HEAD_DIM])
+    desc_o = TensorDescriptor(o, [rows, HEAD_DIM], [HEAD_DIM, 1], [64, HEAD_DIM])
     num_sms = num_sms or torch.cuda.get_device_properties(q.device).multi_processor_count
-    num_pid_m = N_CTX // BLOCK_M
+    num_pid_m = triton.cdiv(N_CTX, BLOCK_M)
     causal_pairs = causal and num_pid_m % 2 == 0
     work_items = Z * H * (num_pid_m // 2 if causal_pairs else num_pid_m)  # pairs of tiles, or tiles
     attn_fwd_kernel[(min(num_sms, work_items), )](sm_scale, lse, Z, H, desc_q, desc_k, desc_v, desc_o, N_CTX,
@@ -541,23 +554,24 @@ def attention(q, k, v, causal=False, sm_scale=None, alias=True, block_n=None, st
                                                    CAUSAL_PAIRS=causal_pairs, ALIAS=alias, Q_BUFFERS=q_buffers,
                                                    CONSUMER_REGISTERS=consumer_registers, PINGPONG=pingpong,
                                                    LATE_Q_HANDBACK=late_q_handback, DIAGONAL_FIRST=diagonal_first,
-                                                   O_STAGING=o_staging, Q_REG_COLS=q_reg_cols, num_warps=4,
+                                                   O_STAGING=o_staging, Q_REG_COLS=q_reg_cols,
+                                                   NUM_MMA_GROUPS=groups, P_16BIT=p_16bit, num_warps=4,
                                                    num_stages=1)
     return (o, lse) if return_lse else o
 
 
 def compile_for_sm90(head_dim=128, causal=False, alias=True, block_n=None, stages=None, q_buffers=None,
                      dtype="fp16", v_stages=None, pingpong=True, late_q_handback=True, diagonal_first=True,
-                     o_staging="q", q_reg_cols=0, consumer_registers=232):
+                     o_staging="q", q_reg_cols=0, consumer_registers=232, groups=2, p_16bit=False):
     """The kernel compiled for sm_90 without a GPU."""
     from triton.backends.compiler import GPUTarget
     default_n, default_stages, default_q = default_config(head_dim, alias)
     stages = stages or default_stages
-    constexprs = dict(HEAD_DIM=head_dim, BLOCK_M=128, BLOCK_N=block_n or default_n, K_STAGES=stages,
+    constexprs = dict(HEAD_DIM=head_dim, BLOCK_M=64 * groups, BLOCK_N=block_n or default_n, K_STAGES=stages,
                       V_STAGES=v_stages or stages, CAUSAL=causal, CAUSAL_PAIRS=causal, ALIAS=alias,
                       Q_BUFFERS=q_buffers or default_q, CONSUMER_REGISTERS=consumer_registers, PINGPONG=pingpong,
                       LATE_Q_HANDBACK=late_q_handback, DIAGONAL_FIRST=diagonal_first, O_STAGING=o_staging,
-                      Q_REG_COLS=q_reg_cols)
+                      Q_REG_COLS=q_reg_cols, NUM_MMA_GROUPS=groups, P_16BIT=p_16bit)
     q_block = f"tensordesc<{dtype}[64, {head_dim}]>"
     kv_block = f"tensordesc<{dtype}[{constexprs['BLOCK_N']}, {head_dim}]>"
     signature = {"sm_scale": "fp32", "lse_ptr": "*fp32", "Z": "i32", "H": "i32", "desc_q": q_block,

@@ -101,6 +101,15 @@ def test_causal_attention_diagonal_block_first_or_last(head_dim, diagonal_first)
     check(True, head_dim, True, torch.float16, n=1024, diagonal_first=diagonal_first)
 
 
+@pytest.mark.parametrize("dtype", [torch.float16, torch.bfloat16])
+@pytest.mark.parametrize("causal", [False, True])
+@pytest.mark.parametrize("n", [512, 768, 1024])  # 192-row tiles: the last has 128 rows, 192, or 64
+def test_attention_three_consumer_groups(n, causal, dtype):
+    """Three consumer warp groups (BLOCK_M 192, round-robin turns, 160
+    registers): a last tile past N_CTX loads the next head's rows and stores none."""
+    check(True, 64, causal, dtype, n=n, groups=3)
+
+
 def test_causal_attention_odd_row_blocks():
     check(True, 128, True, torch.float16, n=384)  # 3 row blocks: no pairs, one tile at a time
 
@@ -117,6 +126,8 @@ def test_attention_rejects_unknown_o_staging_or_q_columns():
         fa.attention(q, q, q, o_staging="k")
     with pytest.raises(ValueError, match="o_staging='v' lays O over V slots, which needs alias=True"):
         fa.attention(q, q, q, o_staging="v", alias=False)
+    with pytest.raises(ValueError, match=r"groups \(consumer warp groups\) must be 2 or 3, got 4"):
+        fa.attention(q, q, q, groups=4)
     with pytest.raises(ValueError, match=r"q_reg_cols must be 0 or a power of two from 16 to head_dim \(64\), got 48"):
         fa.attention(q, q, q, q_reg_cols=48)
 

@@ -45,6 +45,12 @@ CASES = {
         (lambda d=d, causal=causal, alias=alias: hopper_flash_attention.compile_for_sm90(d, causal=causal, alias=alias))
         for d in (64, 128, 256) for causal in (False, True) for alias in (True, False)
     },
+    **{  # three consumers taking turns round robin, BLOCK_M 192
+        f"hopper_flash_attention D=64 groups=3 causal={causal}":
+        (lambda causal=causal: hopper_flash_attention.compile_for_sm90(
+            64, causal=causal, groups=3, consumer_registers=160, diagonal_first=False))
+        for causal in (False, True)
+    },
     "persistent_gemm ALIAS=True": lambda: persistent_gemm.compile_for_sm90(ALIAS=True, STAGES=4),
     "persistent_gemm ALIAS=False": lambda: persistent_gemm.compile_for_sm90(ALIAS=False, STAGES=2),
     "memory_map softmax_rows": _memory_map_kernel,

@@ -306,11 +306,11 @@ def test_flash_attention_hands_q_back_after_the_next_first_qk(monkeypatch, tmp_p
     assert consumer_ops(True) == (
         "for warp_group_dot_wait arrive_barrier if async_tma_store_wait arrive_barrier "  # tile t - 1's O store
         "for warp_group_dot_wait arrive_barrier warp_group_dot_wait arrive_barrier yield "
-        "warp_group_dot_wait arrive_barrier async_tma_copy_local_to_global yield async_tma_store_wait")
+        "warp_group_dot_wait arrive_barrier if if async_tma_copy_local_to_global yield async_tma_store_wait")  # LSE, O: rows < N_CTX
     assert consumer_ops(False) == (
         "for warp_group_dot_wait arrive_barrier "
         "for warp_group_dot_wait arrive_barrier warp_group_dot_wait arrive_barrier yield "
-        "warp_group_dot_wait arrive_barrier async_tma_copy_local_to_global async_tma_store_wait arrive_barrier yield")
+        "warp_group_dot_wait arrive_barrier if if async_tma_copy_local_to_global async_tma_store_wait arrive_barrier yield")
 
 
 def test_flash_attention_rings_of_their_own_depth(monkeypatch, tmp_path):
@@ -375,7 +375,7 @@ def test_flash_attention_o_over_v_slots(monkeypatch, tmp_path):
                 "warp_group_dot_wait arrive_barrier yield ")
         epilogue = ("arrive_barrier "  # Q goes back
                     "wait_barrier warp_group_dot_wait arrive_barrier "  # the last PV
-                    "wait_barrier async_tma_copy_local_to_global "  # O from its entry
+                    "if wait_barrier if async_tma_copy_local_to_global "  # LSE; O from its entry (rows < N_CTX)
                     "wait_barrier arrive_barrier ")  # the other consumer's entry
         first = "for wait_barrier wait_barrier warp_group_dot_wait arrive_barrier "
         if late:
