@@ -80,8 +80,9 @@ SCRIPT = f"HERE = {HERE!r}\n" + textwrap.dedent("""
             return str(error)
 
     solo = {"matmul": digest(compile_plain_matmul()), "add": digest(compile_plain_add()), "fail": failure()}
-    lines = solo["fail"].splitlines()
-    print(lines[0], "cp.async does not support transfers smaller than 4 bytes" in lines[1])
+    # a CompilationError at the kernel's line, quoting the stage's diagnostic
+    print("make_llir failed:" in solo["fail"],
+          "error: cp.async does not support transfers smaller than 4 bytes" in solo["fail"])
 
     THREADS, ROUNDS = 8, 3
     jobs = ["matmul", "tlx", "add", "fail", "matmul", "tlx", "add", "tlx"]
@@ -121,7 +122,7 @@ SCRIPT = f"HERE = {HERE!r}\n" + textwrap.dedent("""
 def test_tlx_and_plain_kernels_compile_concurrently():
     proc = run_python(SCRIPT)
     assert proc.stdout.splitlines() == [
-        "make_llir failed: True",
+        "True True",
         "problems []",
         "add 6 True",
         "fail 3 True",

@@ -356,9 +356,12 @@ def test_errors_of_triton_stages_reach_the_exception():
             "tlx.async_load(out_ptr + offs, a[0], mask=offs % 3 == 0)\n"
             "tlx.async_load_commit_group()\n"
             "tlx.async_load_wait_group(0)")
-    with pytest.raises(RuntimeError, match=r"make_llir failed:\n.*:5:\d+: error: cp.async does not support "
-                                           r"transfers smaller than 4 bytes"):
+    from triton.compiler.errors import CompilationError
+    # a CompilationError at the kernel's line (still the RuntimeError the stage raised)
+    with pytest.raises(CompilationError, match=r"tlx.async_load\(out_ptr.*\n *\^\nmake_llir failed:\n.*:5:\d+: error: "
+                                               r"cp.async does not support transfers smaller than 4 bytes") as info:
         _compile_body(body.replace("out_ptr +", "out_ptr.to(tl.pointer_type(tl.float16)) +"))
+    assert isinstance(info.value, RuntimeError) and info.value.__cause__ is None
 
 
 def test_legacy_reuse_warning_is_shown_at_the_kernels_line(tmp_path):

@@ -103,3 +103,19 @@ def test_tmem_columns_are_tritons(shape, dtype, bits, block_m, col_stride):
     """The count the check uses is triton's own TMEM allocator's."""
     encoding = tmem_encoding(block_m, min(shape[1], 256), col_stride)
     assert tmem_buffer_columns(shape, bits, encoding) == tmem_columns(shape, dtype, encoding)
+
+
+def test_a_tree_beyond_the_target_is_a_compilation_error_at_the_spec():
+    """Every buffer fits, but the tree does not, interleaved (393216 bytes)
+    or ring by ring (327680): the lowering's diagnostic becomes triton's
+    CompilationError at the spec's line, naming both sizes and the limit."""
+    body = (SMEM + "a = tlx.local_alloc((128, 128), tl.float32, 2, reuse=spec)\n"
+            "b = tlx.local_alloc((128, 128), tl.float32, 2, reuse=spec)\n"
+            "c = tlx.local_alloc((128, 64), tl.float32, 2, reuse=spec)\n"
+            "spec.set_buffer_overlap(tlx.reuse_group(a, b, c, group_type=tlx.reuse_group_type.distinct))\n"
+            "tlx.local_store(a[0], tl.full((128, 128), 1.0, tl.float32))")
+    text = expect_compilation_error(lambda b: compile_for(90, b), body, None, re.escape(
+        "storage_alias_spec needs 393216 bytes of shared memory; sm_90 has 232448 (227 KiB); laid out ring by "
+        "ring it would need 327680"))
+    assert "spec = tlx.storage_alias_spec(storage=tlx.storage_kind.smem)" in text  # the line, quoted
+    assert "tlx lowering failed:" in text

@@ -9,6 +9,7 @@ function that patches triton: `install()`.
   ir.py         ops created at triton's builder (through tlx_alias._C)
   tmem.py       tensor-memory layouts and attributes that differ by triton
   patching.py   `patch()`, the wrapper every change to triton goes through
+  diagnostics.py a failed stage's diagnostics as a CompilationError at the kernel line
 
 The versions of triton (tlx_alias/_triton_version.py) stay outside: the
 build and the start-up hook run that file by its path, before triton may

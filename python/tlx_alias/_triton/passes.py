@@ -8,6 +8,7 @@ import warnings
 from triton._C.libtriton import ir
 
 from .. import _opt
+from .diagnostics import compilation_error
 from .patching import stock
 from .plugin import plugin_passes
 
@@ -66,7 +67,7 @@ def _run(module, add_passes, name, context):
     try:
         return _opt.run_passes(pm, module)
     except RuntimeError as error:
-        raise RuntimeError(f"{name} failed:\n{error}") from None
+        raise compilation_error(name, str(error)) or RuntimeError(f"{name} failed:\n{error}") from None
 
 
 def lowering_args(memory_map=None):

@@ -20,6 +20,7 @@ from triton._C.libtriton import ir, passes
 from .. import _hazards, _opt
 from .._version import __version__
 from . import ir as tlx_ir
+from .diagnostics import compilation_error
 from .passes import exact_views_option, lower_module, lowering_args, parse_module, run_passes
 from .patching import patch
 from .plugin import plugin_passes, plugin_path
@@ -83,6 +84,9 @@ def errors_in_exception(name):
         yield
     except RuntimeError as error:
         errors = capture.release().strip()
+        located = compilation_error(name, errors) if errors else None
+        if located:  # at the kernel's line: nothing of ours in the traceback
+            raise located from None
         if errors:
             raise RuntimeError(f"{name} failed:\n{errors}") from error
         raise

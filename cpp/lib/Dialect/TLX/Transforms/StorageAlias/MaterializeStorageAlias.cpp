@@ -20,9 +20,11 @@ static Operation *createStorage(OpBuilder &builder, const SpecPlan &plan) {
                                plan.alignment, plan.exactViews, emitError);
   int64_t columns = plan.sizeUnits;
   if (columns > kTmemColumns) {
-    spec.emitOpError("storage_alias_spec needs ")
-        << columns << " tensor-memory columns (" << columns * kTmemBytesPerColumn
-        << " bytes); tensor memory has " << kTmemColumns;
+    InFlightDiagnostic diag = spec.emitOpError("storage_alias_spec needs ")
+                              << columns << " tensor-memory columns (" << columns * kTmemBytesPerColumn
+                              << " bytes); tensor memory has " << kTmemColumns;
+    if (plan.ringUnits)
+      diag << "; laid out ring by ring it would need " << *plan.ringUnits;
     return nullptr;
   }
   return createTensorStorage(builder, spec.getLoc(), columns, emitError);

@@ -70,6 +70,7 @@ struct SpecPlan {
   int64_t unitsBetweenBuffers = 0;       // with an overlap tree, interleaved
   int64_t requiredUnits = 0;             // the least size that fits
   int64_t interleavedUnits = 0;          // what the design's layout needs
+  std::optional<int64_t> ringUnits;      // what rings needed, where tried and too large
   llvm::DenseMap<Operation *, BufferPlacement> placements;
 
   const AllocInfo *find(Operation *op) const;

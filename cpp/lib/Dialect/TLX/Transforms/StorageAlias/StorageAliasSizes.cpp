@@ -180,7 +180,6 @@ static LogicalResult sizeWithoutOverlap(SpecPlan &plan) {
   plan.alignment = getStorageAlignment(plan);
   plan.requiredUnits = required;
   plan.interleavedUnits = required;
-  plan.interleavedUnits = required;
   std::optional<int64_t> explicitSize = explicitUnits(plan);
   if (explicitSize && *explicitSize < required)
     return emitTooSmall(plan, *plan.spec.getBufferSizeBytes(), required);
@@ -236,7 +235,9 @@ static LogicalResult sizeWithOverlap(SpecPlan &plan) {
   if (plan.exactViews && plan.limitUnits && required > *plan.limitUnits) {
     llvm::DenseMap<Operation *, BufferPlacement> rings;
     std::optional<int64_t> ringUnits = layOutRings(plan, rings);
-    if (ringUnits && roundForExactViews(plan, *ringUnits) <= *plan.limitUnits) {
+    if (ringUnits)
+      plan.ringUnits = roundForExactViews(plan, *ringUnits);
+    if (ringUnits && *plan.ringUnits <= *plan.limitUnits) {
       plan.ringLayout = true;
       plan.placements = std::move(rings);
       plan.requiredUnits = *ringUnits;
@@ -283,9 +284,12 @@ LogicalResult checkSharedMemoryLimit(ModuleOp module, SpecPlan &plan) {
   std::optional<int64_t> limit = plan.limitUnits;
   if (plan.storage != StorageKind::smem || !limit || plan.sizeUnits <= *limit)
     return success();
-  return plan.spec.emitOpError("storage_alias_spec needs ")
-         << plan.sizeUnits << " bytes of shared memory; sm_" << *capability << " has " << *limit
-         << " (" << *limit / 1024 << " KiB)";
+  InFlightDiagnostic diag = plan.spec.emitOpError("storage_alias_spec needs ")
+                            << plan.sizeUnits << " bytes of shared memory; sm_" << *capability << " has "
+                            << *limit << " (" << *limit / 1024 << " KiB)";
+  if (plan.ringUnits)
+    diag << "; laid out ring by ring it would need " << *plan.ringUnits;
+  return diag;
 }
 
 LogicalResult computeStorageAliasSizes(ModuleOp module, bool exactViews, bool checkTargetMemory,
