@@ -146,10 +146,11 @@ def _main(argv):
     text, name = _read_input(args.input)
     output = None if args.verify_diagnostics else _open_output(args.output)
 
-    context = new_context()
-    ok, printed, diagnostics = _opt.run(context, text, name, pipeline, args.split_input_file,
-                                        args.verify_diagnostics, args.mlir_print_op_generic,
-                                        args.mlir_print_debuginfo)
+    def run():
+        return _opt.run(new_context(), text, name, pipeline, args.split_input_file, args.verify_diagnostics,
+                        args.mlir_print_op_generic, args.mlir_print_debuginfo)
+
+    ok, printed, diagnostics = _run_isolated(run, name)
     if diagnostics:
         sys.stderr.write(diagnostics)
     if output is not None:
@@ -163,6 +164,42 @@ def _main(argv):
     if memory_map_file:
         _write_memory_map_svg(memory_map_file, svg_output, args.memory_map_svg, ok)
     return 0 if ok else 1
+
+
+def _run_isolated(run, name):
+    """run() in a forked child: triton's own parser and verifiers abort on
+    some malformed inputs (an LLVM ERROR, an assertion) before any tlx code
+    runs. Such an abort ends the child; this process then reports an error
+    about the input and exits 1, as for any other diagnostic."""
+    if not hasattr(os, "fork"):
+        return run()
+    import pickle
+    import signal
+    sys.stdout.flush()
+    sys.stderr.flush()
+    read_fd, write_fd = os.pipe()
+    pid = os.fork()
+    if pid == 0:  # the child: only the run, its result down the pipe
+        os.close(read_fd)
+        code = 1
+        try:
+            result = pickle.dumps(run())
+            with os.fdopen(write_fd, "wb") as pipe:
+                pipe.write(result)
+            code = 0
+        finally:
+            sys.stderr.flush()
+            os._exit(code)
+    os.close(write_fd)
+    with os.fdopen(read_fd, "rb") as pipe:
+        result = pipe.read()
+    _, status = os.waitpid(pid, 0)
+    if os.WIFEXITED(status) and os.WEXITSTATUS(status) == 0 and result:
+        return pickle.loads(result)
+    how = (f"signal {signal.Signals(os.WTERMSIG(status)).name}" if os.WIFSIGNALED(status)
+           else f"exit {os.WEXITSTATUS(status)}")
+    return False, "", (f"{name}: error: triton's parser or a pass aborted on this input ({how}; its own "
+                       f"message is above): the input is malformed\n")
 
 
 def _write_memory_map_svg(jsonl_path, svg_output, svg_path, ok):

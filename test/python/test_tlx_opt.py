@@ -180,3 +180,31 @@ def test_other_triton_version_is_one_line(tmp_path):
                                     f"{' or '.join(abi_family(built_for))} (its plugin ABI), but triton {other} is "
                                     f"installed: reinstall tlx-alias next to it (pip builds it for the triton it "
                                     f"finds) or pip install triton=={built_for}")
+
+
+# A wgmma layout whose instrShape M is 3: triton's verifier asserts on it
+# (LinearLayoutConversions.cpp: `m % 8 == 0`) before any tlx code runs.
+TRITON_ABORTS = (
+    '#nv = #ttg.nvmma_shared<{swizzlingByteWidth = 128, transposed = false, elementBitWidth = 16}>\n'
+    '#mma = #ttg.nvidia_mma<{versionMajor = 3, versionMinor = 0, warpsPerCTA = [4, 1], instrShape = [3, 64, 16]}>\n'
+    '#smem = #ttg.shared_memory\n'
+    'module attributes {"ttg.num-ctas" = 1 : i32, "ttg.num-warps" = 4 : i32, ttg.target = "cuda:90", '
+    '"ttg.threads-per-warp" = 32 : i32} {\n  tt.func @k() {\n'
+    '    %acc = arith.constant dense<0.000000e+00> : tensor<64x64xf32, #mma>\n'
+    '    %a = ttg.local_alloc : () -> !ttg.memdesc<64x64xf16, #nv, #smem, mutable>\n'
+    '    %r = ttng.warp_group_dot %a, %a, %acc {isAsync = true} : !ttg.memdesc<64x64xf16, #nv, #smem, mutable> * '
+    '!ttg.memdesc<64x64xf16, #nv, #smem, mutable> -> tensor<64x64xf32, #mma>\n'
+    '    tt.return\n  }\n}\n')
+
+
+def test_an_abort_inside_triton_is_an_error_about_the_input(tmp_path):
+    """tlx-opt runs the passes in a child process: triton's assertion ends
+    the child, and tlx-opt says the input is malformed and exits 1."""
+    path = tmp_path / "bad.mlir"
+    path.write_text(TRITON_ABORTS)
+    proc = tlx_opt(str(path), "--tlx-lower")
+    assert proc.returncode == 1, proc
+    assert proc.stdout == ""
+    assert proc.stderr.endswith(f"{path}: error: triton's parser or a pass aborted on this input (signal SIGABRT; "
+                                "its own message is above): the input is malformed\n"), proc.stderr
+    assert "Assertion" in proc.stderr  # triton's own words, above
