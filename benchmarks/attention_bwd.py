@@ -1,9 +1,10 @@
 """Flash-attention backward on Hopper, in one run: the aliased example
-(examples/hopper_flash_attention_bwd.py, its default config, and at head
-dim 128 a 4-deep Q/dO ring with dS over dO), its unaliased twin, and
-torch SDPA's backward (the backend torch dispatches to, named in the
-output from the kernels a profiler sees; --backends adds each SDPA backend
-forced on its own).
+(examples/hopper_flash_attention_bwd.py, its default config and each of
+its CANDIDATES: LSE/delta through the ring, and at head dim 64 also dQ's
+atomics deferred a step), its unaliased twin, and torch SDPA's backward
+(the backend torch dispatches to, named in the output from the kernels a
+profiler sees; --backends adds each SDPA backend forced on its own;
+without --quick, also the 4-deep Q/dO ring with dS over dO at head dim 128).
 
     python benchmarks/attention_bwd.py [--quick] [--backends] [--out bwd.jsonl]
 
@@ -39,7 +40,7 @@ def shapes(quick):
                 yield TOKENS // n, HEADS, n, d, causal
 
 
-def providers(backends):
+def providers(backends, quick=False):
     """name -> (make(q, k, v, o, do, lse, causal) -> a function timing one backward, head dims)."""
     import torch
     sys.path.insert(0, os.path.join(ROOT, "examples"))
@@ -65,12 +66,13 @@ def providers(backends):
 
         return make
 
-    out = {
-        "tlx_alias aliased (default config)": (ours(alias=True), (64, 128)),
-        "tlx_alias aliased, 4 Q/dO stages, dS over dO": (ours(alias=True, stages=4, ds_over_do=True), (128, )),
-        "tlx_alias unaliased twin": (ours(alias=False), (64, 128)),
-        "torch SDPA": (sdpa(), (64, 128)),
-    }
+    out = {"tlx_alias aliased (default config)": (ours(alias=True), (64, 128))}
+    for name, (options, dims) in fab.CANDIDATES.items():
+        out[f"tlx_alias aliased, {name}"] = (ours(alias=True, **options), dims)
+    if not quick:
+        out["tlx_alias aliased, 4 Q/dO stages, dS over dO"] = (ours(alias=True, stages=4, ds_over_do=True), (128, ))
+    out["tlx_alias unaliased twin"] = (ours(alias=False), (64, 128))
+    out["torch SDPA"] = (sdpa(), (64, 128))
     if backends:
         from torch.nn.attention import SDPBackend
         for backend in (SDPBackend.FLASH_ATTENTION, SDPBackend.EFFICIENT_ATTENTION, SDPBackend.CUDNN_ATTENTION):
@@ -177,7 +179,7 @@ def main():
     emit(dict(device=props.name, sms=props.multi_processor_count, torch=torch.__version__,
               triton=triton.__version__, sdpa_kernels=sdpa_backend(q, q, q, q, False),
               sdpa_kernels_causal=sdpa_backend(q, q, q, q, True)))
-    table = providers(args.backends)
+    table = providers(args.backends, args.quick)
     rows = []
     for z, h, n, d, causal in shapes(args.quick):
         rows += run_shape(z, h, n, d, causal, dtype, table, rounds, emit)

@@ -66,10 +66,13 @@ def _q_range(n0, N_CTX, CAUSAL: tl.constexpr):
 @triton.jit
 def _load(desc_q, desc_do, desc_k, desc_v, q_tiles, do_tiles, k_tiles, v_tiles, q_fulls, do_fulls, empties, kv_full,
           row0, n0, lo, hi, HEAD_DIM: tl.constexpr, BLOCK_M: tl.constexpr, STAGES: tl.constexpr,
-          dtype: tl.constexpr):
+          dtype: tl.constexpr, desc_lse, desc_delta, lse_tiles, delta_tiles, LSE_SMEM: tl.constexpr):
     """The producer: the program's K/V halves once, then Q and dO of each
-    Q block into the ring (a slot goes back once both consumers are done)."""
+    Q block into the ring (a slot goes back once both consumers are done);
+    LSE_SMEM: the block's LSE with its Q, delta with its dO (one
+    expect_bytes per barrier: it is an arrive, the barriers count one)."""
     ELEM: tl.constexpr = tlx.size_of(dtype)
+    VEC: tl.constexpr = BLOCK_M * 4 if LSE_SMEM else 0
     HALF: tl.constexpr = 64
     tlx.barrier_expect_bytes(kv_full, 4 * HALF * HEAD_DIM * ELEM)
     for c in tl.static_range(2):
@@ -79,10 +82,14 @@ def _load(desc_q, desc_do, desc_k, desc_v, q_tiles, do_tiles, k_tiles, v_tiles, 
     for m in range(lo, hi, BLOCK_M):
         slot, phase = _ring(count, STAGES)
         tlx.barrier_wait(empties[slot], phase ^ 1)
-        tlx.barrier_expect_bytes(q_fulls[slot], BLOCK_M * HEAD_DIM * ELEM)
+        tlx.barrier_expect_bytes(q_fulls[slot], BLOCK_M * HEAD_DIM * ELEM + VEC)
         tlx.async_descriptor_load(desc_q, q_tiles[slot], [row0 + m, 0], q_fulls[slot])
-        tlx.barrier_expect_bytes(do_fulls[slot], BLOCK_M * HEAD_DIM * ELEM)
+        if LSE_SMEM:
+            tlx.async_descriptor_load(desc_lse, lse_tiles[slot], [(row0 + m) // 8, 0], q_fulls[slot])
+        tlx.barrier_expect_bytes(do_fulls[slot], BLOCK_M * HEAD_DIM * ELEM + VEC)
         tlx.async_descriptor_load(desc_do, do_tiles[slot], [row0 + m, 0], do_fulls[slot])
+        if LSE_SMEM:
+            tlx.async_descriptor_load(desc_delta, delta_tiles[slot], [(row0 + m) // 8, 0], do_fulls[slot])
         count += 1
 
 
@@ -97,6 +104,15 @@ def _red_add(ptrs, values):
 
 
 @triton.jit
+def _dq_ptrs(dq_ptr, row, cid: tl.constexpr, HEAD_DIM: tl.constexpr, BLOCK_M: tl.constexpr):
+    """dQ's rows [row, row + BLOCK_M), consumer cid's half of its columns."""
+    DQ_COLS: tl.constexpr = HEAD_DIM // 2
+    offs_m = row + tl.arange(0, BLOCK_M)
+    offs_d = cid * DQ_COLS + tl.arange(0, DQ_COLS)
+    return dq_ptr + offs_m[:, None] * HEAD_DIM + offs_d[None, :]
+
+
+@triton.jit
 def _probabilities(qk, lse, offs_n, m, qk_scale, BLOCK_M: tl.constexpr, MASK: tl.constexpr):
     """P^T for this consumer's K rows (offs_n) and the Q rows from m on:
     exp2(S^T * scale * log2 e - LSE * log2 e), zero above the diagonal."""
@@ -108,25 +124,34 @@ def _probabilities(qk, lse, offs_n, m, qk_scale, BLOCK_M: tl.constexpr, MASK: tl
 
 
 @triton.jit
-def _step(count, m, q_tiles, do_tiles, ds_tiles, k_tiles, k_mine, v_mine, q_fulls, do_fulls, empties, dk, dv,
-          lse_ptr, delta_ptr, dq_ptr, row0, offs_n, qk_scale, sm_scale, cid: tl.constexpr, HEAD_DIM: tl.constexpr,
-          BLOCK_M: tl.constexpr, STAGES: tl.constexpr, MASK: tl.constexpr, DS_OVER_DO: tl.constexpr,
-          dtype: tl.constexpr):
+def _step(count, m, q_tiles, do_tiles, ds_tiles, k_tiles, k_mine, v_mine, q_fulls, do_fulls, empties, dk, dv, dq_prev,
+          lse_ptr, delta_ptr, lse_tiles, delta_tiles, dq_ptr, row0, offs_n, qk_scale, sm_scale, cid: tl.constexpr,
+          HEAD_DIM: tl.constexpr, BLOCK_M: tl.constexpr, STAGES: tl.constexpr, MASK: tl.constexpr,
+          DS_OVER_DO: tl.constexpr, dtype: tl.constexpr, LSE_SMEM: tl.constexpr, DQ_DEFER: tl.constexpr):
     """One Q block of a consumer: S^T, dP^T, dV, dK, then dQ's half of the
-    columns from both consumers' dS^T, added to dQ with atomics."""
+    columns from both consumers' dS^T, added to dQ with atomics (DQ_DEFER:
+    returned, and added in the next step while its S^T and dP^T run)."""
     HALF: tl.constexpr = 64
     DQ_COLS: tl.constexpr = HEAD_DIM // 2
     slot, phase = _ring(count, STAGES)
-    lse = tl.load(lse_ptr + row0 + m + tl.arange(0, BLOCK_M))
-    delta = tl.load(delta_ptr + row0 + m + tl.arange(0, BLOCK_M))
+    if not LSE_SMEM:  # else read from the ring next to Q and dO, right before use
+        lse = tl.load(lse_ptr + row0 + m + tl.arange(0, BLOCK_M))
+        delta = tl.load(delta_ptr + row0 + m + tl.arange(0, BLOCK_M))
     tlx.barrier_wait(q_fulls[slot], phase)
     qk = tlx.async_dot(k_mine, tlx.local_trans(q_tiles[slot]))
     tlx.barrier_wait(do_fulls[slot], phase)
     dp = tlx.async_dot(v_mine, tlx.local_trans(do_tiles[slot]))
+    if DQ_DEFER:
+        if count > 0:
+            _red_add(_dq_ptrs(dq_ptr, row0 + m - BLOCK_M, cid, HEAD_DIM, BLOCK_M), dq_prev)
     qk = tlx.async_dot_wait(1, qk)
+    if LSE_SMEM:
+        lse = tl.reshape(tlx.local_load(lse_tiles[slot]), [BLOCK_M])
     p = _probabilities(qk, lse, offs_n, m, qk_scale, BLOCK_M, MASK)
     dv = tlx.async_dot(p.to(dtype), do_tiles[slot], dv)
     dp = tlx.async_dot_wait(1, dp)
+    if LSE_SMEM:
+        delta = tl.reshape(tlx.local_load(delta_tiles[slot]), [BLOCK_M])
     ds = (p * (dp - delta[None, :])).to(dtype)
     dk = tlx.async_dot(ds, q_tiles[slot], dk)
     if DS_OVER_DO:
@@ -153,11 +178,11 @@ def _step(count, m, q_tiles, do_tiles, ds_tiles, k_tiles, k_mine, v_mine, q_full
     dq = tlx.async_dot_wait(0, dq)
     dk = tlx.async_dot_wait(0, dk)
     dv = tlx.async_dot_wait(0, dv)
-    tlx.barrier_arrive(empties[slot])  # Q, dO (and the dS^T over it) are read
-    offs_m = row0 + m + tl.arange(0, BLOCK_M)
-    offs_d = cid * DQ_COLS + tl.arange(0, DQ_COLS)
-    _red_add(dq_ptr + offs_m[:, None] * HEAD_DIM + offs_d[None, :], dq * sm_scale)
-    return dk, dv
+    tlx.barrier_arrive(empties[slot])  # Q, dO, LSE, delta (and the dS^T over dO) are read
+    dq = dq * sm_scale
+    if not DQ_DEFER:
+        _red_add(_dq_ptrs(dq_ptr, row0 + m, cid, HEAD_DIM, BLOCK_M), dq)
+    return dk, dv, dq
 
 
 @triton.jit
@@ -184,9 +209,10 @@ def _store_dkdv(dk, dv, desc_dk, desc_dv, k_tiles, v_tiles, dk_tiles, dv_tiles, 
 
 @triton.jit
 def _consume(cid: tl.constexpr, q_tiles, do_tiles, ds_tiles, k_tiles, v_tiles, dk_tiles, dv_tiles, q_fulls, do_fulls,
-             empties, kv_full, lse_ptr, delta_ptr, dq_ptr, desc_dk, desc_dv, row0, n0, lo, hi, sm_scale,
-             HEAD_DIM: tl.constexpr, BLOCK_M: tl.constexpr, STAGES: tl.constexpr, CAUSAL: tl.constexpr,
-             ALIAS: tl.constexpr, DS_OVER_DO: tl.constexpr, dtype: tl.constexpr):
+             empties, kv_full, lse_ptr, delta_ptr, lse_tiles, delta_tiles, dq_ptr, desc_dk, desc_dv, row0, n0, lo, hi,
+             sm_scale, HEAD_DIM: tl.constexpr, BLOCK_M: tl.constexpr, STAGES: tl.constexpr, CAUSAL: tl.constexpr,
+             ALIAS: tl.constexpr, DS_OVER_DO: tl.constexpr, dtype: tl.constexpr, LSE_SMEM: tl.constexpr,
+             DQ_DEFER: tl.constexpr):
     """Consumer cid: K/V rows [n0 + 64 cid, n0 + 64 (cid + 1)) against every
     Q block from lo to hi."""
     HALF: tl.constexpr = 64
@@ -198,20 +224,27 @@ def _consume(cid: tl.constexpr, q_tiles, do_tiles, ds_tiles, k_tiles, v_tiles, d
     v_mine = v_tiles[cid]
     tlx.barrier_wait(kv_full, 0)
     count = 0
+    dq = tl.zeros([BLOCK_M, HEAD_DIM // 2], dtype=tl.float32)  # DQ_DEFER: the last step's, still to add
     for m in range(lo, hi, BLOCK_M):  # causal: every block masked (a second loop for the unmasked ones spills)
-        dk, dv = _step(count, m, q_tiles, do_tiles, ds_tiles, k_tiles, k_mine, v_mine, q_fulls, do_fulls, empties, dk,
-                       dv, lse_ptr, delta_ptr, dq_ptr, row0, offs_n, qk_scale, sm_scale, cid, HEAD_DIM, BLOCK_M,
-                       STAGES, CAUSAL, DS_OVER_DO, dtype)
+        dk, dv, dq = _step(count, m, q_tiles, do_tiles, ds_tiles, k_tiles, k_mine, v_mine, q_fulls, do_fulls, empties,
+                           dk, dv, dq, lse_ptr, delta_ptr, lse_tiles, delta_tiles, dq_ptr, row0, offs_n, qk_scale,
+                           sm_scale, cid, HEAD_DIM, BLOCK_M, STAGES, CAUSAL, DS_OVER_DO, dtype, LSE_SMEM, DQ_DEFER)
         count += 1
+    if DQ_DEFER:
+        if count > 0:
+            _red_add(_dq_ptrs(dq_ptr, row0 + hi - BLOCK_M, cid, HEAD_DIM, BLOCK_M), dq)
     _store_dkdv(dk, dv, desc_dk, desc_dv, k_tiles, v_tiles, dk_tiles, dv_tiles, row0, n0, sm_scale, cid, ALIAS, dtype)
 
 
 @triton.jit
 def attn_bwd_kernel(sm_scale, lse_ptr, delta_ptr, dq_ptr, desc_q, desc_k, desc_v, desc_do, desc_dk, desc_dv, N_CTX,
                     HEAD_DIM: tl.constexpr, BLOCK_M: tl.constexpr, STAGES: tl.constexpr, CAUSAL: tl.constexpr,
-                    ALIAS: tl.constexpr, DS_OVER_DO: tl.constexpr = False, CONSUMER_REGISTERS: tl.constexpr = 240):
+                    ALIAS: tl.constexpr, DS_OVER_DO: tl.constexpr = False, CONSUMER_REGISTERS: tl.constexpr = 240,
+                    LSE_SMEM: tl.constexpr = False, DQ_DEFER: tl.constexpr = False):
     """Program (n, bh): dK and dV of K/V rows [128 n, 128 (n + 1)) of head
-    bh, and their share of dQ (atomics into the fp32 dq_ptr)."""
+    bh, and their share of dQ (atomics into the fp32 dq_ptr). LSE_SMEM:
+    lse_ptr and delta_ptr are TMA descriptors of (rows / 8, 8) views, each
+    Q block's 8 x BLOCK_M / 8 box loaded into the ring with its Q or dO."""
     HALF: tl.constexpr = 64
     dtype: tl.constexpr = tlx.dtype_of(desc_q)
     tl.static_assert(not DS_OVER_DO or ALIAS, "DS_OVER_DO lays dS over dO: it needs ALIAS")
@@ -239,6 +272,11 @@ def attn_bwd_kernel(sm_scale, lse_ptr, delta_ptr, dq_ptr, desc_q, desc_k, desc_v
         v_tiles = tlx.local_alloc((HALF, HEAD_DIM), dtype, 2)
         dk_tiles = tlx.local_alloc((HALF, HEAD_DIM), dtype, 2)
         dv_tiles = tlx.local_alloc((HALF, HEAD_DIM), dtype, 2)
+    if LSE_SMEM:  # (BLOCK_M / 8, 8) fp32: 32-byte rows, the layout TMA gives the (rows / 8, 8) views
+        lse_tiles = tlx.local_alloc((BLOCK_M // 8, 8), tl.float32, STAGES)
+        delta_tiles = tlx.local_alloc((BLOCK_M // 8, 8), tl.float32, STAGES)
+    else:
+        lse_tiles, delta_tiles = q_tiles, q_tiles  # unused
     q_fulls = tlx.alloc_barriers(num_barriers=STAGES, arrive_count=1)
     do_fulls = tlx.alloc_barriers(num_barriers=STAGES, arrive_count=1)
     empties = tlx.alloc_barriers(num_barriers=STAGES, arrive_count=2)
@@ -250,12 +288,14 @@ def attn_bwd_kernel(sm_scale, lse_ptr, delta_ptr, dq_ptr, desc_q, desc_k, desc_v
     with tlx.async_tasks():
         with tlx.async_task("default"):
             _load(desc_q, desc_do, desc_k, desc_v, q_tiles, do_tiles, k_tiles, v_tiles, q_fulls, do_fulls, empties,
-                  kv_full[0], row0, n0, lo, hi, HEAD_DIM, BLOCK_M, STAGES, dtype)
+                  kv_full[0], row0, n0, lo, hi, HEAD_DIM, BLOCK_M, STAGES, dtype, lse_ptr, delta_ptr, lse_tiles,
+                  delta_tiles, LSE_SMEM)
         with tlx.async_task(num_warps=4, registers=CONSUMER_REGISTERS, replicate=2):
             cid: tl.constexpr = tlx.async_task_replica_id()
             _consume(cid, q_tiles, do_tiles, ds_tiles, k_tiles, v_tiles, dk_tiles, dv_tiles, q_fulls, do_fulls,
-                     empties, kv_full[0], lse_ptr, delta_ptr, dq_ptr, desc_dk, desc_dv, row0, n0, lo, hi, sm_scale,
-                     HEAD_DIM, BLOCK_M, STAGES, CAUSAL, ALIAS, DS_OVER_DO, dtype)
+                     empties, kv_full[0], lse_ptr, delta_ptr, lse_tiles, delta_tiles, dq_ptr, desc_dk, desc_dv, row0,
+                     n0, lo, hi, sm_scale, HEAD_DIM, BLOCK_M, STAGES, CAUSAL, ALIAS, DS_OVER_DO, dtype, LSE_SMEM,
+                     DQ_DEFER)
 
 
 def default_config(head_dim, alias=True):
@@ -267,16 +307,29 @@ def default_config(head_dim, alias=True):
     return (64, 3, False) if alias else (64, 2, False)
 
 
-def smem_bytes(head_dim, block_m, stages, alias, ds_over_do=False, itemsize=2):
+# Variants for benchmarks/attention_bwd.py to measure beside the default, and
+# the head dims each is for (the GPU tests run each): LSE and delta through
+# the ring (no global loads in the consumers, no spills in their loop at head
+# dim 128); at 64 also each block's dQ atomics deferred behind the next
+# block's S^T and dP^T (at 128 the held dQ spills).
+CANDIDATES = {
+    "lse_smem": (dict(lse_smem=True), (64, 128)),
+    "lse_smem_dq_defer": (dict(lse_smem=True, dq_defer=True), (64, )),
+}
+
+
+def smem_bytes(head_dim, block_m, stages, alias, ds_over_do=False, itemsize=2, lse_smem=False):
     """Bytes of the kernel's buffers: K and V (BLOCK_N rows), the Q and dO
     rings, the dS^T tiles (two buffers of BLOCK_N x BLOCK_M, or over the dO
-    slots: a slot then holds the larger of a dO tile and a dS^T tile) and
-    the dK/dV staging (over K and V when aliased)."""
+    slots: a slot then holds the larger of a dO tile and a dS^T tile), the
+    dK/dV staging (over K and V when aliased) and (lse_smem) the LSE and
+    delta rings."""
     kv = BLOCK_N * head_dim * itemsize
     qo = block_m * head_dim * itemsize
     ds = BLOCK_N * block_m * itemsize
     rings = stages * (qo + (max(qo, ds) if ds_over_do else qo)) + (0 if ds_over_do else 2 * ds)
-    return 2 * kv + rings + (0 if alias else 2 * kv)
+    vectors = 2 * stages * block_m * 4 if lse_smem else 0
+    return 2 * kv + rings + (0 if alias else 2 * kv) + vectors
 
 
 def _check(q, k, v, o, do, lse):
@@ -298,11 +351,14 @@ def _check(q, k, v, o, do, lse):
 
 
 def attention_backward(q, k, v, o, do, lse, causal=False, sm_scale=None, alias=True, block_m=None, stages=None,
-                       ds_over_do=None, consumer_registers=240):
+                       ds_over_do=None, consumer_registers=240, lse_smem=False, dq_defer=False):
     """(dQ, dK, dV) of softmax(Q K^T * sm_scale) V for (batch, heads, N,
     head_dim) fp16/bf16 tensors on a Hopper GPU, given the forward's output
     o, its log-sum-exp lse (natural log, float32) and the output's gradient
-    do. block_m, stages, ds_over_do default to default_config(head_dim, alias)."""
+    do. block_m, stages, ds_over_do default to default_config(head_dim, alias).
+    lse_smem: LSE and delta come through the Q/dO ring by TMA (else each
+    consumer loads them from global memory); dq_defer: each Q block's dQ
+    atomics wait for the next block's S^T and dP^T to be issued (CANDIDATES)."""
     import torch
     from triton.tools.tensor_descriptor import TensorDescriptor
 
@@ -324,11 +380,15 @@ def attention_backward(q, k, v, o, do, lse, causal=False, sm_scale=None, alias=T
     def desc(t, block_rows):
         return TensorDescriptor(t, [rows, HEAD_DIM], [HEAD_DIM, 1], [block_rows, HEAD_DIM])
 
-    attn_bwd_kernel[(N_CTX // BLOCK_N, Z * H)](sm_scale, lse.contiguous(), delta, dq, desc(q, block_m), desc(k, 64),
-                                              desc(v, 64), desc(do, block_m), desc(dk, 64), desc(dv, 64), N_CTX,
+    lse, vec = lse.contiguous(), delta
+    if lse_smem:  # (rows / 8, 8) views, a Q block's BLOCK_M values one (BLOCK_M / 8, 8) box
+        lse, vec = (TensorDescriptor(t, [rows // 8, 8], [8, 1], [block_m // 8, 8]) for t in (lse, delta))
+    attn_bwd_kernel[(N_CTX // BLOCK_N, Z * H)](sm_scale, lse, vec, dq, desc(q, block_m), desc(k, 64), desc(v, 64),
+                                              desc(do, block_m), desc(dk, 64), desc(dv, 64), N_CTX,
                                               HEAD_DIM=HEAD_DIM, BLOCK_M=block_m, STAGES=stages, CAUSAL=causal,
                                               ALIAS=alias, DS_OVER_DO=ds_over_do,
-                                              CONSUMER_REGISTERS=consumer_registers, num_warps=4, num_stages=1)
+                                              CONSUMER_REGISTERS=consumer_registers, LSE_SMEM=lse_smem,
+                                              DQ_DEFER=dq_defer, num_warps=4, num_stages=1)
     return dq.to(q.dtype), dk, dv
 
 
@@ -371,20 +431,21 @@ def attention(q, k, v, causal=False, sm_scale=None, alias=True):
 
 
 def compile_for_sm90(head_dim=128, causal=False, alias=True, block_m=None, stages=None, ds_over_do=None, dtype="fp16",
-                     consumer_registers=240):
+                     consumer_registers=240, lse_smem=False, dq_defer=False):
     """The backward kernel compiled for sm_90 without a GPU."""
     from triton.backends.compiler import GPUTarget
     default_m, default_stages, default_ds = default_config(head_dim, alias)
     block_m = block_m or default_m
     constexprs = dict(HEAD_DIM=head_dim, BLOCK_M=block_m, STAGES=stages or default_stages, CAUSAL=causal,
                       ALIAS=alias, DS_OVER_DO=default_ds if ds_over_do is None else ds_over_do,
-                      CONSUMER_REGISTERS=consumer_registers)
+                      CONSUMER_REGISTERS=consumer_registers, LSE_SMEM=lse_smem, DQ_DEFER=dq_defer)
     q_block = f"tensordesc<{dtype}[{block_m}, {head_dim}]>"
     kv_block = f"tensordesc<{dtype}[64, {head_dim}]>"
-    signature = {"sm_scale": "fp32", "lse_ptr": "*fp32", "delta_ptr": "*fp32", "dq_ptr": "*fp32", "desc_q": q_block,
+    vec = f"tensordesc<fp32[{block_m // 8}, 8]>" if lse_smem else "*fp32"
+    signature = {"sm_scale": "fp32", "lse_ptr": vec, "delta_ptr": vec, "dq_ptr": "*fp32", "desc_q": q_block,
                  "desc_k": kv_block, "desc_v": kv_block, "desc_do": q_block, "desc_dk": kv_block, "desc_dv": kv_block,
                  "N_CTX": "i32", **{name: "constexpr" for name in constexprs}}
-    attrs = {(i, ): [["tt.divisibility", 16]] for i in (1, 2, 3, 10)}
+    attrs = {(i, ): [["tt.divisibility", 16]] for i in ((3, 10) if lse_smem else (1, 2, 3, 10))}
     src = triton.compiler.ASTSource(fn=attn_bwd_kernel, signature=signature, constexprs=constexprs, attrs=attrs)
     return triton.compile(src, target=GPUTarget("cuda", 90, 32), options={"num_warps": 4, "num_stages": 1})
 

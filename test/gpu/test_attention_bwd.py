@@ -1,7 +1,8 @@
 """Flash-attention backward on a Hopper GPU (examples/hopper_flash_attention_bwd.py):
 dQ, dK, dV of the aliased kernel and its unaliased twin against a float32
 PyTorch reference and against SDPA's autograd, for head dims 64 and 128,
-causal and not, fp16 and bf16, one K/V block and many; the autograd
+causal and not, fp16 and bf16, one K/V block and many; the same for each
+candidate variant (fab.CANDIDATES); the autograd
 Function through `out.backward()`; a few optimizer steps of a tiny attention
 layer against the same layer on SDPA."""
 import math
@@ -91,6 +92,28 @@ def test_backward_many_tiles(causal):
 def test_backward_ring_depths_and_ds_over_do(head_dim, stages, ds_over_do, causal):
     """Other Q/dO ring depths; dS^T staged over the dO slot it came from."""
     check(True, head_dim, causal, torch.float16, n=1024, z=1, h=2, stages=stages, ds_over_do=ds_over_do)
+
+
+CANDIDATE_CASES = [(name, d) for name, (_, dims) in fab.CANDIDATES.items() for d in dims]
+
+
+@pytest.mark.parametrize("dtype", [torch.float16, torch.bfloat16])
+@pytest.mark.parametrize("causal", [False, True])
+@pytest.mark.parametrize("name, head_dim", CANDIDATE_CASES)
+def test_candidates_match_reference(name, head_dim, causal, dtype):
+    """The variants benchmarks/attention_bwd.py measures (fab.CANDIDATES):
+    LSE and delta through the ring, dQ's atomics deferred a step."""
+    check(True, head_dim, causal, dtype, n=512, **fab.CANDIDATES[name][0])
+
+
+@pytest.mark.parametrize("causal", [False, True])
+@pytest.mark.parametrize("name, head_dim", CANDIDATE_CASES)
+def test_candidates_many_tiles_and_one_block(name, head_dim, causal):
+    """32 Q blocks through the ring (the deferred dQ carried over each),
+    and a single K/V block (2 Q blocks: the last deferred dQ added after the loop)."""
+    options = fab.CANDIDATES[name][0]
+    check(True, head_dim, causal, torch.bfloat16, n=2048, z=1, h=2, **options)
+    check(True, head_dim, causal, torch.float16, n=128, **options)
 
 
 def test_backward_growing_scores():

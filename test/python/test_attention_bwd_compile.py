@@ -3,13 +3,18 @@ compiled for sm_90 on the CPU: every configuration the GPU tests run
 compiles with no hazard finding (TLX_ALIAS_HAZARDS=error, and the final
 TTGIR checked again); the memory map shows dK over K, dV over V and dS over
 dO; the aliased default config fits sm_90's 227 KiB where its unaliased
-twin does not; and the mutation suite (each wait, arrive and fence removed
+twin does not; LSE in shared memory (a candidate) cuts the spills at head
+dim 128; and the mutation suite (each wait, arrive and fence removed
 in turn, as test_hazards_mutations.py does for the other examples) reports
 every race."""
 import os
+import re
+import subprocess
 import sys
+import tempfile
 
 import pytest
+import triton
 
 from mutation_tally import ARRIVE_HANGS, BENIGN, HANG, RACE, UNCLASSIFIED, Tally
 from tlx_alias import _hazards
@@ -32,6 +37,12 @@ CONFIGS = {
         for d, stages, ds in ((128, 4, True), (128, 5, True), (64, 4, True), (128, 2, False), (64, 2, False))
         for causal in (False, True)
     },
+    # the candidates benchmarks/attention_bwd.py measures beside the default
+    **{
+        f"D={d} causal={causal} {dtype} {name}": dict(head_dim=d, causal=causal, dtype=dtype, **options)
+        for name, (options, dims) in fab.CANDIDATES.items() for d in dims for causal in (False, True)
+        for dtype in ("fp16", "bf16")
+    },
 }
 
 
@@ -49,7 +60,8 @@ def test_backward_compiles_without_hazards(config, monkeypatch):
     options = CONFIGS[config]
     default_m, default_stages, default_ds = fab.default_config(options["head_dim"], options.get("alias", True))
     expected = fab.smem_bytes(options["head_dim"], default_m, options.get("stages", default_stages),
-                              options.get("alias", True), options.get("ds_over_do", default_ds))
+                              options.get("alias", True), options.get("ds_over_do", default_ds),
+                              lse_smem=options.get("lse_smem", False))
     assert expected <= kernel.metadata.shared <= expected + 1024  # the buffers, barriers beside them
     assert kernel.metadata.shared <= fab.SMEM_LIMIT
 
@@ -84,6 +96,27 @@ def test_the_twin_of_the_aliased_config_does_not_fit():
     assert fab.smem_bytes(128, block_m, stages, alias=False) > fab.SMEM_LIMIT
 
 
+def _spilled_bytes(kernel):
+    """ptxas -v's spill stores of the kernel's PTX (sm_90a)."""
+    ptxas = os.path.join(os.path.dirname(triton.__file__), "backends", "nvidia", "bin", "ptxas")
+    with tempfile.NamedTemporaryFile("w", suffix=".ptx") as ptx:
+        ptx.write(kernel.asm["ptx"])
+        ptx.flush()
+        report = subprocess.run([ptxas, "-v", "--gpu-name", "sm_90a", ptx.name, "-o", os.devnull],
+                                capture_output=True, text=True, check=True).stderr
+    return sum(int(n) for n in re.findall(r"(\d+) bytes spill stores", report))
+
+
+def test_lse_in_shared_memory_cuts_the_spills():
+    """At head dim 128 the consumers' LSE and delta (16 + 16 registers a
+    thread in the S^T layout, loaded at the step's start) push them past
+    240 registers: read from the ring right before their use instead, the
+    spills shrink from 184 bytes to 20 (none left in the loop, by nvdisasm)."""
+    default = _spilled_bytes(fab.compile_for_sm90(128))
+    lse_smem = _spilled_bytes(fab.compile_for_sm90(128, lse_smem=True))
+    assert lse_smem * 4 <= default, (lse_smem, default)
+
+
 def test_ds_over_do_needs_alias():
     with pytest.raises(Exception, match="DS_OVER_DO lays dS over dO: it needs ALIAS"):
         fab.compile_for_sm90(64, alias=False, ds_over_do=True)
@@ -112,6 +145,8 @@ _SHARED = {
 }
 CLASSES = {
     "head dim 128": (dict(head_dim=128), _SHARED),
+    "head dim 64 causal, LSE in shared memory, dQ deferred": (dict(head_dim=64, causal=True, lse_smem=True,
+                                                                   dq_defer=True), _SHARED),
     "head dim 128 causal, dS over dO": (dict(head_dim=128, causal=True, stages=4, ds_over_do=True), {
         **_SHARED,
         ("partition*", "dv = tlx.async_dot_wait(1, dv)", 0):
