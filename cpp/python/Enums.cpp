@@ -2,6 +2,7 @@
 // Python frontend spells attributes from the same source as the dialect.
 
 #include "Builder.h"
+#include "TritonByName/TargetLimits.h"
 
 #include "mlir/IR/BuiltinAttributes.h"
 #include "mlir/IR/BuiltinTypes.h"
@@ -44,10 +45,20 @@ std::map<std::string, std::map<std::string, uint32_t>> enumCases() {
 
 } // namespace
 
+static std::map<int64_t, int64_t> maxSharedMemoryBytes() {
+  std::map<int64_t, int64_t> table;
+  for (int64_t capability : mlir::triton::tlx::kKnownCapabilities)
+    table[capability] = *mlir::triton::tlx::getMaxSharedMemoryBytes(capability);
+  return table;
+}
+
 void registerEnums(py::module_ &m) {
   m.def("enum_cases", &enumCases,
         "{enum name: {case spelling: value}} of the tlx dialect's enums "
         "(TLXEnums.td).");
+  m.def("max_shared_memory_bytes", &maxSharedMemoryBytes,
+        "{compute capability: shared memory one CTA may use} (TargetLimits.h, "
+        "the plugin's table too).");
 }
 
 } // namespace tlx_alias::python

@@ -213,15 +213,4 @@ std::optional<int64_t> getCudaCapability(Operation *module) {
   return capability;
 }
 
-std::optional<int64_t> getMaxSharedMemoryBytes(int64_t capability) {
-  switch (capability) {
-  case 70: case 72: return 98304;
-  case 75: return 65536;
-  case 80: case 87: return 166912;
-  case 86: case 89: case 120: case 121: return 101376;
-  case 90: case 100: case 103: case 110: return 232448;
-  default: return std::nullopt;
-  }
-}
-
 } // namespace mlir::triton::tlx

@@ -134,10 +134,6 @@ int64_t getPrintedIntParameter(Attribute attr, StringRef key, int64_t otherwise)
 /// The compute capability of a module's `ttg.target = "cuda:<N>"`, if any.
 std::optional<int64_t> getCudaCapability(Operation *module);
 
-/// Shared memory one CTA may use (the opt-in maximum, bytes) on a compute
-/// capability; std::nullopt for one not in the table (then nothing is
-/// checked). tlx_alias/_semantic/checks.py has the same table.
-std::optional<int64_t> getMaxSharedMemoryBytes(int64_t capability);
 
 } // namespace mlir::triton::tlx
 

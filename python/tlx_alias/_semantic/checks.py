@@ -5,6 +5,7 @@ import re
 
 from triton.language import core as tl_core
 
+from .. import _C
 from .._compile_state import target_arch
 from ..types import buffered_tensor, storage_kind
 
@@ -19,10 +20,8 @@ def constexpr_int(value, what, minimum=None):
 
 
 # The most shared memory one CTA may use (CUDA's opt-in maximum per block),
-# by compute capability: triton asks the device only when it loads a kernel,
-# and a compile knows its target's capability alone.
-MAX_SHARED_MEMORY_BYTES = {70: 98304, 72: 98304, 75: 65536, 80: 166912, 86: 101376, 87: 166912, 89: 101376,
-                           90: 232448, 100: 232448, 103: 232448, 110: 232448, 120: 101376, 121: 101376}
+# by compute capability: the plugin's own table (TritonByName/TargetLimits.h).
+MAX_SHARED_MEMORY_BYTES = _C.max_shared_memory_bytes()
 # Tensor memory (sm_100): 128 lanes of 512 32-bit columns; a column is 512 bytes.
 TMEM_COLUMNS, TMEM_LANES, TMEM_COLUMN_BYTES = 512, 128, 512
 INT32_MAX = 2**31 - 1

@@ -9,6 +9,7 @@
 
 #include "tlx_alias/Dialect/TLX/Transforms/Passes.h"
 #include "StorageAliasLowering.h"
+#include "TritonByName/TargetLimits.h"
 #include "TritonByName/TritonOps.h"
 
 #include "llvm/Support/MathExtras.h"
