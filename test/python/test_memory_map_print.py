@@ -12,8 +12,9 @@ from tlx_alias.memory_map import format_memory_map
 from triton.backends.compiler import GPUTarget
 
 
-def _compile(fn):
-    return triton.compile(triton.compiler.ASTSource(fn=fn, signature={"out_ptr": "*fp32"}),
+def _compile(fn, **constexprs):
+    signature = {"out_ptr": "*fp32", **{name: "constexpr" for name in constexprs}}
+    return triton.compile(triton.compiler.ASTSource(fn=fn, signature=signature, constexprs=constexprs),
                           target=GPUTarget("cuda", 90, 32))
 
 
@@ -24,21 +25,23 @@ def _printed(kernel):
 
 
 @triton.jit
-def slots_kernel(out_ptr):
-    # distinct 16 KiB + 8 KiB buffers, interleaved (the design's layout):
-    # acc_tile at 0, half at 16 KiB, 32 KiB between buffer indices.
+def slots_kernel(out_ptr, NUM: tl.constexpr):
+    # distinct 16 KiB + 8 KiB buffers, NUM deep. NUM = 2: interleaved (the
+    # design's layout): acc_tile at 0, half at 16 KiB, 32 KiB between buffer
+    # indices. NUM = 8: 8 x 32 KiB = 256 KiB interleaved, more than sm_90's
+    # 227 KiB; ring by ring (acc_tile's ring at 0, half's after it) 192 KiB.
     spec = tlx.storage_alias_spec()
-    acc_tile = tlx.local_alloc((64, 64), tl.float32, 2, reuse=spec)
-    half = tlx.local_alloc((64, 64), tl.float16, 2, reuse=spec)
+    acc_tile = tlx.local_alloc((64, 64), tl.float32, NUM, reuse=spec)
+    half = tlx.local_alloc((64, 64), tl.float16, NUM, reuse=spec)
     spec.set_buffer_overlap(tlx.reuse_group(acc_tile, half, group_type=tlx.reuse_group_type.distinct))
     offs = tl.arange(0, 64)[:, None] * 64 + tl.arange(0, 64)[None, :]
-    tlx.local_store(acc_tile[1], tl.load(out_ptr + offs))
-    tlx.local_store(half[1], tlx.local_load(acc_tile[1]).to(tl.float16))
-    tl.store(out_ptr + offs, tlx.local_load(half[1]).to(tl.float32))
+    tlx.local_store(acc_tile[NUM - 1], tl.load(out_ptr + offs))
+    tlx.local_store(half[NUM - 1], tlx.local_load(acc_tile[NUM - 1]).to(tl.float16))
+    tl.store(out_ptr + offs, tlx.local_load(half[NUM - 1]).to(tl.float32))
 
 
 def test_rows_name_their_buffers_and_columns_stay_aligned():
-    kernel = _compile(slots_kernel)
+    kernel = _compile(slots_kernel, NUM=2)
     lines = _printed(kernel).splitlines()
     assert re.fullmatch(r"storage_alias_spec 'spec' in slots_kernel \(smem, 65536 bytes, aligned \d+\) "
                         r"at test_memory_map_print\.py:\d+", lines[0]), lines[0]
@@ -59,37 +62,24 @@ def test_rows_name_their_buffers_and_columns_stay_aligned():
     assert all(re.fullmatch(r"test_memory_map_print\.py:\d+", cell) for cell in lines_column), lines_column
 
 
-@triton.jit
-def rings_kernel(out_ptr):
-    # The same tree eight deep: 8 x 32 KiB = 256 KiB interleaved, more than
-    # sm_90's 227 KiB; ring by ring (acc_tile's ring at 0, half's after it)
-    # it takes 192 KiB.
-    spec = tlx.storage_alias_spec()
-    acc_tile = tlx.local_alloc((64, 64), tl.float32, 8, reuse=spec)
-    half = tlx.local_alloc((64, 64), tl.float16, 8, reuse=spec)
-    spec.set_buffer_overlap(tlx.reuse_group(acc_tile, half, group_type=tlx.reuse_group_type.distinct))
-    offs = tl.arange(0, 64)[:, None] * 64 + tl.arange(0, 64)[None, :]
-    tlx.local_store(half[7], tl.load(out_ptr + offs).to(tl.float16))
-    tl.store(out_ptr + offs, tlx.local_load(half[7]).to(tl.float32))
-
-
 def test_rings_past_the_target_say_so_in_the_header():
     """Ring by ring only where the interleaved layout does not fit the
     target: the header says so, with the interleaved size; the map records
     both."""
-    kernel = _compile(rings_kernel)
+    kernel = _compile(slots_kernel, NUM=8)
     (spec, ) = tlx.memory_map(kernel)
     assert (spec["layout"], spec["size"], spec["interleaved_size"]) == ("rings", 196608, 262144)
     lines = _printed(kernel).splitlines()
-    assert re.fullmatch(r"storage_alias_spec 'spec' in rings_kernel \(smem, 196608 bytes, aligned \d+, "
+    assert re.fullmatch(r"storage_alias_spec 'spec' in slots_kernel \(smem, 196608 bytes, aligned \d+, "
                         r"ring by ring \(interleaved: 262144 bytes\)\) at test_memory_map_print\.py:\d+",
                         lines[0]), lines[0]
     assert [row.split()[:5] for row in lines[2:]] == [["acc_tile", "0", "16384", "16384", "8"],
                                                       ["half", "131072", "8192", "8192", "8"]]
     # A tree that fits is interleaved, and the header does not mention rings.
-    (fits, ) = tlx.memory_map(_compile(slots_kernel))
+    fitting = _compile(slots_kernel, NUM=2)
+    (fits, ) = tlx.memory_map(fitting)
     assert (fits["layout"], fits["interleaved_size"]) == ("interleaved", fits["size"])
-    assert "ring by ring" not in _printed(_compile(slots_kernel))
+    assert "ring by ring" not in _printed(fitting)
 
 
 def test_packed_views_show_their_slots_and_subtiles():
