@@ -165,9 +165,9 @@ def providers(side):
 FA3 = "FlashAttention-3"
 # Configs beside the default, measured in the same rounds: (name, attention()'s options, head dims).
 CANDIDATES = [
-    ("2 consumer warp groups (BLOCK_M 128)", dict(groups=2), (64, )),
     ("3 consumer warp groups (BLOCK_M 192)", dict(groups=3), (64, )),
     ("P in 16 bits", dict(p_16bit=True), (128, 256)),
+    ("P in 16 bits, rescale skip", dict(p_16bit=True, rescale_skip=True), (128, 256)),
 ]
 GEMM_SIZE = 8192
 

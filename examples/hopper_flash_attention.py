@@ -16,6 +16,8 @@ import triton
 import triton.language as tl
 
 import tlx_alias as tlx
+from hopper_flash_attention_config import (  # noqa: F401  (smem_bytes: for callers)
+    check_inputs, default_config, default_groups, default_schedule, smem_bytes)
 
 LOG2E = 1.4426950408889634
 
@@ -75,15 +77,40 @@ def _ring(count, STAGES: tl.constexpr):
 @triton.jit
 def _online_softmax(qk, m_i, l_i, qk_scale, offs_m, kv_start, BLOCK_N: tl.constexpr, MASK: tl.constexpr):
     """One block of online softmax in the log2 domain: the probabilities,
-    the new row max and sum, and the factor that rescales the accumulator."""
-    if MASK:
-        offs_n = kv_start + tl.arange(0, BLOCK_N)
-        qk = tl.where(offs_m[:, None] >= offs_n[None, :], qk, -float("inf"))
+    the new row max and sum, and the factor that rescales the accumulator.
+    MASK: "" (none) or the causal mask, in one of two forms: "lane" where P
+    is in 16 bits or at head dim 64, else "cols" (with P in 32 bits at head
+    dims 128 and 256 ptxas spilled in the K/V loop with "lane")."""
+    cols = tl.arange(0, BLOCK_N)
+    if MASK == "cols":
+        qk = tl.where(offs_m[:, None] >= (kv_start + cols)[None, :], qk, -float("inf"))
+    elif MASK == "lane":
+        # column j <= row - kv_start, as j - (j & 6) <= row - kv_start - (j & 6): in the wgmma layout
+        # j & 6 is the thread's (lane % 4) * 2, so one side is a constant per element, the other one
+        # value per row (the form above holds each thread's 32 column numbers in registers)
+        lane_cols = cols & 6
+        qk = tl.where((cols - lane_cols)[None, :] <= (offs_m - kv_start)[:, None] - lane_cols[None, :], qk,
+                      -float("inf"))
     m_ij = tl.maximum(m_i, tl.max(qk, 1) * qk_scale)
     p = tl.math.exp2(qk * qk_scale - m_ij[:, None])
     alpha = tl.math.exp2(m_i - m_ij)
     l_i = l_i * alpha + tl.sum(p, 1)
     return p, m_ij, l_i, alpha
+
+
+@triton.jit
+def _to_16bit(p, dtype: tl.constexpr, HOW: tl.constexpr):
+    """p.to(dtype); HOW "asm": two elements per cvt in inline asm, which LLVM
+    cannot move: in the 192-row causal tile it turned phi(trunc, trunc) of
+    the loops into a trunc of an fp32 phi, and each block swapped P's halves."""
+    if HOW == "cast":
+        return p.to(dtype)
+    elif dtype == tl.bfloat16:
+        return tl.inline_asm_elementwise("cvt.rn.bf16x2.f32 $0, $2, $1;", "=r,r,r", [p], dtype=tl.bfloat16,
+                                         is_pure=True, pack=2)
+    else:
+        return tl.inline_asm_elementwise("cvt.rn.f16x2.f32 $0, $2, $1;", "=r,r,r", [p], dtype=tl.float16,
+                                         is_pure=True, pack=2)
 
 
 @triton.jit
@@ -108,7 +135,7 @@ def _qk(q, q_regs, k_tile, Q_REG_COLS: tl.constexpr):
 def _kv_step(kv_count, v_shift, kv_start, q, k_tiles, v_tiles, k_fulls, k_empties, v_fulls, v_empties, acc, p, m_i,
              l_i, qk_scale, offs_m, diagonal, cid: tl.constexpr, K_STAGES: tl.constexpr, V_STAGES: tl.constexpr,
              BLOCK_N: tl.constexpr, MASK: tl.constexpr, TURNS: tl.constexpr, q_regs=None,
-             Q_REG_COLS: tl.constexpr = 0, P16: tl.constexpr = False):
+             Q_REG_COLS: tl.constexpr = 0, P16: tl.constexpr = "", RESCALE_SKIP: tl.constexpr = False):
     """K/V block kv_count of a consumer: QK^T of this block runs while PV of
     the one before (its V at ring position kv_count - 1 + v_shift) is issued,
     then this block's softmax. MASK: "none", "all" (the causal mask) or
@@ -124,16 +151,23 @@ def _kv_step(kv_count, v_shift, kv_start, q, k_tiles, v_tiles, k_fulls, k_emptie
     qk = tlx.async_dot_wait(1, qk)
     tlx.barrier_arrive(k_empties[slot])
     if MASK == "all" or (MASK == "diagonal" and kv_start + BLOCK_N > diagonal):
-        p32, m_i, l_i, alpha = _online_softmax(qk, m_i, l_i, qk_scale, offs_m, kv_start, BLOCK_N, True)
+        p32, m_i, l_i, alpha = _online_softmax(qk, m_i, l_i, qk_scale, offs_m, kv_start, BLOCK_N,
+                                               "lane" if P16 != "" or q.shape[1] == 64 else "cols")
     else:
-        p32, m_i, l_i, alpha = _online_softmax(qk, m_i, l_i, qk_scale, offs_m, kv_start, BLOCK_N, False)
-    if P16:  # P waits for its PV in 16 bits: half the registers (three consumers have 160)
-        p = p32.to(q.dtype)
+        p32, m_i, l_i, alpha = _online_softmax(qk, m_i, l_i, qk_scale, offs_m, kv_start, BLOCK_N, "")
+    if P16 != "":  # P waits for its PV in 16 bits: half the registers (three consumers have 160)
+        p = _to_16bit(p32, q.dtype, P16)
     else:
         p = p32
+    if RESCALE_SKIP:  # no row's max grew (every alpha is 1): acc * 1 is acc, skip the multiplies
+        grew = tl.min(alpha, 0) < 1.0
     acc = tlx.async_dot_wait(0, acc)
     tlx.barrier_arrive(v_empties[v_slot])
-    acc = acc * alpha[:, None]
+    if RESCALE_SKIP:
+        if grew:
+            acc = acc * alpha[:, None]
+    else:
+        acc = acc * alpha[:, None]
     return acc, p, m_i, l_i
 
 
@@ -220,11 +254,12 @@ def _first_block(kv_count, tile_count, v_shift, lo, hi, q, q_regs, k_tiles, k_fu
             tlx.barrier_arrive(q_empties[cid * Q_BUFFERS + (tile_count - 1) % Q_BUFFERS])
     first = _block_start(lo, lo, hi, BLOCK_M, DIAG_FIRST)
     if DIAG_FIRST or (CAUSAL and first + BLOCK_N > diagonal):
-        p, m_i, l_i, alpha = _online_softmax(qk, m_i, l_i, qk_scale, offs_m, first, BLOCK_N, True)
+        p, m_i, l_i, alpha = _online_softmax(qk, m_i, l_i, qk_scale, offs_m, first, BLOCK_N,
+                                             "lane" if P16 != "" or q.shape[1] == 64 else "cols")
     else:
-        p, m_i, l_i, alpha = _online_softmax(qk, m_i, l_i, qk_scale, offs_m, first, BLOCK_N, False)
-    if P16:
-        p = p.to(q.dtype)
+        p, m_i, l_i, alpha = _online_softmax(qk, m_i, l_i, qk_scale, offs_m, first, BLOCK_N, "")
+    if P16 != "":
+        p = _to_16bit(p, q.dtype, P16)
     return p, m_i, l_i
 
 
@@ -232,7 +267,8 @@ def _first_block(kv_count, tile_count, v_shift, lo, hi, q, q_regs, k_tiles, k_fu
 def _other_blocks(kv_count, v_shift, lo, hi, q, q_regs, k_tiles, v_tiles, k_fulls, k_empties, v_fulls, v_empties, m_i,
                   l_i, acc, p, qk_scale, offs_m, diagonal, cid: tl.constexpr, BLOCK_M: tl.constexpr,
                   BLOCK_N: tl.constexpr, K_STAGES: tl.constexpr, V_STAGES: tl.constexpr, CAUSAL: tl.constexpr,
-                  DIAG_FIRST: tl.constexpr, TURNS: tl.constexpr, Q_REG_COLS: tl.constexpr, P16: tl.constexpr):
+                  DIAG_FIRST: tl.constexpr, TURNS: tl.constexpr, Q_REG_COLS: tl.constexpr, P16: tl.constexpr,
+                  RESCALE_SKIP: tl.constexpr):
     """A tile's K/V blocks after its first: block j's QK^T runs while
     PV(j - 1) is issued. Returns the state and the next kv_count. (The
     loops carry their state in parameter order: kv_count, m_i, l_i, acc, p
@@ -242,25 +278,25 @@ def _other_blocks(kv_count, v_shift, lo, hi, q, q_regs, k_tiles, v_tiles, k_full
             kv_start = _block_start(lo + i * BLOCK_N, lo, hi, BLOCK_M, DIAG_FIRST)
             acc, p, m_i, l_i = _kv_step(kv_count, v_shift, kv_start, q, k_tiles, v_tiles, k_fulls, k_empties, v_fulls,
                                         v_empties, acc, p, m_i, l_i, qk_scale, offs_m, diagonal, cid, K_STAGES,
-                                        V_STAGES, BLOCK_N, "all", TURNS, q_regs, Q_REG_COLS, P16)
+                                        V_STAGES, BLOCK_N, "all", TURNS, q_regs, Q_REG_COLS, P16, RESCALE_SKIP)
             kv_count += 1
         for kv_pos in range(lo + BLOCK_M, hi, BLOCK_N):  # the blocks left of it: no mask
             kv_start = _block_start(kv_pos, lo, hi, BLOCK_M, DIAG_FIRST)
             acc, p, m_i, l_i = _kv_step(kv_count, v_shift, kv_start, q, k_tiles, v_tiles, k_fulls, k_empties, v_fulls,
                                         v_empties, acc, p, m_i, l_i, qk_scale, offs_m, diagonal, cid, K_STAGES,
-                                        V_STAGES, BLOCK_N, "none", TURNS, q_regs, Q_REG_COLS, P16)
+                                        V_STAGES, BLOCK_N, "none", TURNS, q_regs, Q_REG_COLS, P16, RESCALE_SKIP)
             kv_count += 1
     elif CAUSAL and BLOCK_M % BLOCK_N != 0:  # 192 x 128: the last two blocks reach the diagonal
         mask_start = tl.maximum((diagonal // BLOCK_N) * BLOCK_N, lo + BLOCK_N)
         for kv_pos in range(lo + BLOCK_N, mask_start, BLOCK_N):
             acc, p, m_i, l_i = _kv_step(kv_count, v_shift, kv_pos, q, k_tiles, v_tiles, k_fulls, k_empties, v_fulls,
                                         v_empties, acc, p, m_i, l_i, qk_scale, offs_m, diagonal, cid, K_STAGES,
-                                        V_STAGES, BLOCK_N, "none", TURNS, q_regs, Q_REG_COLS, P16)
+                                        V_STAGES, BLOCK_N, "none", TURNS, q_regs, Q_REG_COLS, P16, RESCALE_SKIP)
             kv_count += 1
         for kv_pos in range(mask_start, hi, BLOCK_N):
             acc, p, m_i, l_i = _kv_step(kv_count, v_shift, kv_pos, q, k_tiles, v_tiles, k_fulls, k_empties, v_fulls,
                                         v_empties, acc, p, m_i, l_i, qk_scale, offs_m, diagonal, cid, K_STAGES,
-                                        V_STAGES, BLOCK_N, "all", TURNS, q_regs, Q_REG_COLS, P16)
+                                        V_STAGES, BLOCK_N, "all", TURNS, q_regs, Q_REG_COLS, P16, RESCALE_SKIP)
             kv_count += 1
     else:
         for kv_pos in range(lo + BLOCK_N, hi, BLOCK_N):
@@ -268,7 +304,7 @@ def _other_blocks(kv_count, v_shift, lo, hi, q, q_regs, k_tiles, v_tiles, k_full
             acc, p, m_i, l_i = _kv_step(kv_count, v_shift, kv_start, q, k_tiles, v_tiles, k_fulls, k_empties, v_fulls,
                                         v_empties, acc, p, m_i, l_i, qk_scale, offs_m, diagonal, cid, K_STAGES,
                                         V_STAGES, BLOCK_N, "diagonal" if CAUSAL else "none", TURNS, q_regs,
-                                        Q_REG_COLS, P16)
+                                        Q_REG_COLS, P16, RESCALE_SKIP)
             kv_count += 1
     return acc, p, m_i, l_i, kv_count
 
@@ -318,7 +354,7 @@ def _attend(cid: tl.constexpr, sm_scale, my_tiles, pid, nprogs, num_pid_m, N_CTX
             Q_BUFFERS: tl.constexpr, CAUSAL: tl.constexpr, CAUSAL_PAIRS: tl.constexpr, ALIAS: tl.constexpr,
             DIAG_FIRST: tl.constexpr, O_OVER_Q: tl.constexpr, O_OVER_V: tl.constexpr, O_ENTRIES: tl.constexpr,
             LATE_Q_HANDBACK: tl.constexpr, PINGPONG: tl.constexpr, Q_REG_COLS: tl.constexpr,
-            NUM_MMA_GROUPS: tl.constexpr, dtype: tl.constexpr, P_16BIT: tl.constexpr):
+            NUM_MMA_GROUPS: tl.constexpr, dtype: tl.constexpr, P_16BIT: tl.constexpr, RESCALE_SKIP: tl.constexpr):
     """Consumer cid: the rows [cid * BM_HALF, (cid + 1) * BM_HALF) of each of
     its program's tiles, from QK^T to the O store."""
     BM_HALF: tl.constexpr = BLOCK_M // NUM_MMA_GROUPS
@@ -326,7 +362,8 @@ def _attend(cid: tl.constexpr, sm_scale, my_tiles, pid, nprogs, num_pid_m, N_CTX
     # tile's end); over Q that needs a second Q buffer
     LATE_HANDBACK: tl.constexpr = LATE_Q_HANDBACK and (O_OVER_V or (O_OVER_Q and Q_BUFFERS > 1))
     TURNS: tl.constexpr = NUM_MMA_GROUPS if PINGPONG else 0
-    P16: tl.constexpr = P_16BIT or NUM_MMA_GROUPS == 3  # three consumers need it: 160 registers
+    # P in 16 bits ("cast", "asm": see _to_16bit) or not (""); three consumers need it: 160 registers
+    P16: tl.constexpr = ("asm" if CAUSAL and BLOCK_M % BLOCK_N else "cast") if P_16BIT or NUM_MMA_GROUPS == 3 else ""
     if cid == NUM_MMA_GROUPS - 1:
         _issued(cid - 1, TURNS)  # meets its own first wait: the last consumer goes first
     qk_scale = sm_scale * 1.44269504
@@ -358,7 +395,7 @@ def _attend(cid: tl.constexpr, sm_scale, my_tiles, pid, nprogs, num_pid_m, N_CTX
         acc, p, m_i, l_i, kv_count = _other_blocks(kv_count, v_shift, lo, hi, q, q_regs, k_tiles, v_tiles, k_fulls,
                                                    k_empties, v_fulls, v_empties, m_i, l_i, acc, p, qk_scale, offs_m,
                                                    diagonal, cid, BLOCK_M, BLOCK_N, K_STAGES, V_STAGES, CAUSAL,
-                                                   DIAG_FIRST, TURNS, Q_REG_COLS, P16)
+                                                   DIAG_FIRST, TURNS, Q_REG_COLS, P16, RESCALE_SKIP)
         if O_OVER_V:
             tlx.barrier_arrive(q_empties[qb])  # its last QK^T is done: the next Q can load
 
@@ -385,7 +422,8 @@ def attn_fwd_kernel(sm_scale, lse_ptr, Z, H, desc_q, desc_k, desc_v, desc_o, N_C
                     Q_BUFFERS: tl.constexpr = 1, CONSUMER_REGISTERS: tl.constexpr = 232,
                     PINGPONG: tl.constexpr = True, LATE_Q_HANDBACK: tl.constexpr = True,
                     DIAGONAL_FIRST: tl.constexpr = True, O_STAGING: tl.constexpr = "q",
-                    Q_REG_COLS: tl.constexpr = 0, NUM_MMA_GROUPS: tl.constexpr = 2, P_16BIT: tl.constexpr = False):
+                    Q_REG_COLS: tl.constexpr = 0, NUM_MMA_GROUPS: tl.constexpr = 2, P_16BIT: tl.constexpr = False,
+                    RESCALE_SKIP: tl.constexpr = False):
     BM_HALF: tl.constexpr = BLOCK_M // NUM_MMA_GROUPS
     dtype: tl.constexpr = tlx.dtype_of(desc_q)
     # Where each consumer stages its O tile for the TMA store: over its Q
@@ -445,65 +483,14 @@ def attn_fwd_kernel(sm_scale, lse_ptr, Z, H, desc_q, desc_k, desc_v, desc_o, N_C
             _attend(cid, sm_scale, my_tiles, pid, nprogs, num_pid_m, N_CTX, q_tiles, q_fulls, k_fulls, k_tiles,
                     k_empties, v_tiles, v_fulls, v_empties, lse_ptr, o_tiles, desc_o, q_empties, HEAD_DIM, BLOCK_M,
                     BLOCK_N, K_STAGES, V_STAGES, Q_BUFFERS, CAUSAL, CAUSAL_PAIRS, ALIAS, DIAG_FIRST, O_OVER_Q,
-                    O_OVER_V, O_ENTRIES, LATE_Q_HANDBACK, PINGPONG, Q_REG_COLS, NUM_MMA_GROUPS, dtype, P_16BIT)
-
-
-def default_config(head_dim, alias=True):
-    """(BLOCK_N, STAGES, Q_BUFFERS) at BLOCK_M = 128 (docs/design/attention.md):
-    the fastest measured config that fits 227 KiB."""
-    if head_dim <= 128:
-        return 128, 2, 2
-    return (64, 2, 1) if alias else (32, 2, 1)
-
-
-def default_groups(head_dim, causal):
-    """Consumer warp groups (64 tile rows each): three at head dim 64, non-causal."""
-    return 3 if head_dim == 64 and not causal else 2
-
-
-def default_schedule(head_dim, n_ctx, alias=True, block_n=None, stages=None, v_stages=None, q_buffers=None):
-    """The choices beyond default_config for a config left at it, as a dict
-    (o_staging, v_stages or None, q_reg_cols, consumer_registers); the
-    measurements behind them: docs/design/attention.md."""
-    chosen = (block_n, stages, v_stages, q_buffers) != (None, None, None, None)
-    if alias and head_dim == 256 and not chosen:
-        if n_ctx <= 1024:
-            return dict(o_staging="v", v_stages=3, q_reg_cols=0, consumer_registers=232)
-        return dict(o_staging="q", v_stages=None, q_reg_cols=64, consumer_registers=240)
-    return dict(o_staging="q", v_stages=None, q_reg_cols=0, consumer_registers=232)
-
-
-def smem_bytes(head_dim, block_n, stages, alias, q_buffers=1, block_m=128, itemsize=2, v_stages=None,
-               o_staging="q"):
-    """Bytes of the kernel's buffers: the Q tiles, the K and V rings and
-    the O tiles, which lie over Q (alias, o_staging "q"), over V slots
-    ("v": a slot then holds the larger of a V block and an O tile) or beside
-    them (unaliased: one O tile per consumer)."""
-    q = block_m * head_dim * itemsize
-    kv = block_n * head_dim * itemsize
-    v_stages = v_stages or stages
-    if alias and o_staging == "v":
-        return q * q_buffers + stages * kv + v_stages * max(kv, q // 2)
-    return q * (q_buffers if alias else q_buffers + 1) + (stages + v_stages) * kv
-
-
-def _check_inputs(q, k, v):
-    import torch
-    if k.shape != q.shape or v.shape != q.shape:
-        raise ValueError(f"attention: q, k and v must have one shape, got {tuple(q.shape)}, {tuple(k.shape)}, "
-                         f"{tuple(v.shape)}")
-    if q.dtype not in (torch.float16, torch.bfloat16) or k.dtype != q.dtype or v.dtype != q.dtype:
-        raise ValueError(f"attention: q, k and v must all be float16 or all bfloat16, got {q.dtype}, {k.dtype}, "
-                         f"{v.dtype}")
-    if q.shape[3] not in (64, 128, 256):
-        raise ValueError(f"attention: head_dim must be 64, 128 or 256, got {q.shape[3]}")
-    return q.shape
+                    O_OVER_V, O_ENTRIES, LATE_Q_HANDBACK, PINGPONG, Q_REG_COLS, NUM_MMA_GROUPS, dtype, P_16BIT,
+                    RESCALE_SKIP)
 
 
 def attention(q, k, v, causal=False, sm_scale=None, alias=True, block_n=None, stages=None, q_buffers=None,
               num_sms=None, return_lse=False, consumer_registers=None, v_stages=None, pingpong=True,
               late_q_handback=True, diagonal_first=None, o_staging=None, q_reg_cols=None, groups=None,
-              p_16bit=False):
+              p_16bit=False, rescale_skip=False):
     """softmax(Q K^T * sm_scale) V for (batch, heads, N, head_dim) fp16/bf16 tensors on a Hopper GPU
     (N a multiple of 128; head_dim 64, 128 or 256). Options left at None take
     default_config, default_groups and default_schedule's choices; what each
@@ -511,7 +498,7 @@ def attention(q, k, v, causal=False, sm_scale=None, alias=True, block_n=None, st
     import torch
     from triton.tools.tensor_descriptor import TensorDescriptor
 
-    Z, H, N_CTX, HEAD_DIM = _check_inputs(q, k, v)
+    Z, H, N_CTX, HEAD_DIM = check_inputs(q, k, v)
     groups = groups or default_groups(HEAD_DIM, causal)
     if groups not in (2, 3):
         raise ValueError(f"attention: groups (consumer warp groups) must be 2 or 3, got {groups}")
@@ -555,14 +542,16 @@ def attention(q, k, v, causal=False, sm_scale=None, alias=True, block_n=None, st
                                                    CONSUMER_REGISTERS=consumer_registers, PINGPONG=pingpong,
                                                    LATE_Q_HANDBACK=late_q_handback, DIAGONAL_FIRST=diagonal_first,
                                                    O_STAGING=o_staging, Q_REG_COLS=q_reg_cols,
-                                                   NUM_MMA_GROUPS=groups, P_16BIT=p_16bit, num_warps=4,
+                                                   NUM_MMA_GROUPS=groups, P_16BIT=p_16bit,
+                                                   RESCALE_SKIP=rescale_skip, num_warps=4,
                                                    num_stages=1)
     return (o, lse) if return_lse else o
 
 
 def compile_for_sm90(head_dim=128, causal=False, alias=True, block_n=None, stages=None, q_buffers=None,
                      dtype="fp16", v_stages=None, pingpong=True, late_q_handback=True, diagonal_first=True,
-                     o_staging="q", q_reg_cols=0, consumer_registers=232, groups=2, p_16bit=False):
+                     o_staging="q", q_reg_cols=0, consumer_registers=232, groups=2, p_16bit=False,
+                     rescale_skip=False):
     """The kernel compiled for sm_90 without a GPU."""
     from triton.backends.compiler import GPUTarget
     default_n, default_stages, default_q = default_config(head_dim, alias)
@@ -571,7 +560,7 @@ def compile_for_sm90(head_dim=128, causal=False, alias=True, block_n=None, stage
                       V_STAGES=v_stages or stages, CAUSAL=causal, CAUSAL_PAIRS=causal, ALIAS=alias,
                       Q_BUFFERS=q_buffers or default_q, CONSUMER_REGISTERS=consumer_registers, PINGPONG=pingpong,
                       LATE_Q_HANDBACK=late_q_handback, DIAGONAL_FIRST=diagonal_first, O_STAGING=o_staging,
-                      Q_REG_COLS=q_reg_cols, NUM_MMA_GROUPS=groups, P_16BIT=p_16bit)
+                      Q_REG_COLS=q_reg_cols, NUM_MMA_GROUPS=groups, P_16BIT=p_16bit, RESCALE_SKIP=rescale_skip)
     q_block = f"tensordesc<{dtype}[64, {head_dim}]>"
     kv_block = f"tensordesc<{dtype}[{constexprs['BLOCK_N']}, {head_dim}]>"
     signature = {"sm_scale": "fp32", "lse_ptr": "*fp32", "Z": "i32", "H": "i32", "desc_q": q_block,

@@ -110,6 +110,19 @@ def test_attention_three_consumer_groups(n, causal, dtype):
     check(True, 64, causal, dtype, n=n, groups=3)
 
 
+@pytest.mark.parametrize("growing_scores", [False, True])
+@pytest.mark.parametrize("causal", [False, True])
+@pytest.mark.parametrize("head_dim", [128, 256])
+def test_attention_rescale_skip_changes_no_bit(head_dim, causal, growing_scores):
+    """rescale_skip leaves out acc * alpha only where every alpha is 1: the
+    same output, bit for bit, as the rescale on every block."""
+    check(True, head_dim, causal, torch.bfloat16, n=1024, growing_scores=growing_scores, p_16bit=True,
+          rescale_skip=True)
+    q, k, v = (torch.randn((2, 3, 1024, head_dim), device="cuda", dtype=torch.bfloat16) for _ in range(3))
+    options = dict(causal=causal, num_sms=5, p_16bit=True)
+    assert torch.equal(fa.attention(q, k, v, rescale_skip=True, **options), fa.attention(q, k, v, **options))
+
+
 def test_causal_attention_odd_row_blocks():
     check(True, 128, True, torch.float16, n=384)  # 3 row blocks: no pairs, one tile at a time
 

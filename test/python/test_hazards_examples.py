@@ -51,6 +51,12 @@ CASES = {
             64, causal=causal, groups=3, consumer_registers=160, diagonal_first=False))
         for causal in (False, True)
     },
+    **{  # P in 16 bits (the causal mask's "lane" form) with the skipped acc rescale (a reduction through scratch)
+        f"hopper_flash_attention D={d} causal={causal} p_16bit rescale_skip":
+        (lambda d=d, causal=causal: hopper_flash_attention.compile_for_sm90(d, causal=causal, p_16bit=True,
+                                                                            rescale_skip=True))
+        for d in (128, 256) for causal in (False, True)
+    },
     "persistent_gemm ALIAS=True": lambda: persistent_gemm.compile_for_sm90(ALIAS=True, STAGES=4),
     "persistent_gemm ALIAS=False": lambda: persistent_gemm.compile_for_sm90(ALIAS=False, STAGES=2),
     "memory_map softmax_rows": _memory_map_kernel,

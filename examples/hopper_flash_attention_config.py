@@ -1,0 +1,55 @@
+"""The host side of examples/hopper_flash_attention.py that picks its
+configs: the defaults (measured on an H200: docs/design/attention.md),
+the shared-memory budget of a config and the checks on attention()'s inputs."""
+
+
+def default_config(head_dim, alias=True):
+    """(BLOCK_N, STAGES, Q_BUFFERS) at BLOCK_M = 128 (docs/design/attention.md):
+    the fastest measured config that fits 227 KiB."""
+    if head_dim <= 128:
+        return 128, 2, 2
+    return (64, 2, 1) if alias else (32, 2, 1)
+
+
+def default_groups(head_dim, causal):
+    """Consumer warp groups (64 tile rows each): three at head dim 64, non-causal."""
+    return 3 if head_dim == 64 and not causal else 2
+
+
+def default_schedule(head_dim, n_ctx, alias=True, block_n=None, stages=None, v_stages=None, q_buffers=None):
+    """The choices beyond default_config for a config left at it, as a dict
+    (o_staging, v_stages or None, q_reg_cols, consumer_registers); the
+    measurements behind them: docs/design/attention.md."""
+    chosen = (block_n, stages, v_stages, q_buffers) != (None, None, None, None)
+    if alias and head_dim == 256 and not chosen:
+        if n_ctx <= 1024:
+            return dict(o_staging="v", v_stages=3, q_reg_cols=0, consumer_registers=232)
+        return dict(o_staging="q", v_stages=None, q_reg_cols=64, consumer_registers=240)
+    return dict(o_staging="q", v_stages=None, q_reg_cols=0, consumer_registers=232)
+
+
+def smem_bytes(head_dim, block_n, stages, alias, q_buffers=1, block_m=128, itemsize=2, v_stages=None,
+               o_staging="q"):
+    """Bytes of the kernel's buffers: the Q tiles, the K and V rings and
+    the O tiles, which lie over Q (alias, o_staging "q"), over V slots
+    ("v": a slot then holds the larger of a V block and an O tile) or beside
+    them (unaliased: one O tile per consumer)."""
+    q = block_m * head_dim * itemsize
+    kv = block_n * head_dim * itemsize
+    v_stages = v_stages or stages
+    if alias and o_staging == "v":
+        return q * q_buffers + stages * kv + v_stages * max(kv, q // 2)
+    return q * (q_buffers if alias else q_buffers + 1) + (stages + v_stages) * kv
+
+
+def check_inputs(q, k, v):
+    import torch
+    if k.shape != q.shape or v.shape != q.shape:
+        raise ValueError(f"attention: q, k and v must have one shape, got {tuple(q.shape)}, {tuple(k.shape)}, "
+                         f"{tuple(v.shape)}")
+    if q.dtype not in (torch.float16, torch.bfloat16) or k.dtype != q.dtype or v.dtype != q.dtype:
+        raise ValueError(f"attention: q, k and v must all be float16 or all bfloat16, got {q.dtype}, {k.dtype}, "
+                         f"{v.dtype}")
+    if q.shape[3] not in (64, 128, 256):
+        raise ValueError(f"attention: head_dim must be 64, 128 or 256, got {q.shape[3]}")
+    return q.shape
