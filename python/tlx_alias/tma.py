@@ -25,7 +25,14 @@ def async_descriptor_load(desc, result, offsets, barrier, pred=None, cache_modif
 def async_descriptor_store(desc, source, offsets, eviction_policy="", store_reduce="", _semantic=None):
     """Copies buffer `source` to the tile of `desc` at `offsets` with TMA.
     Wait with async_descriptor_store_wait before writing `source` again
-    (and fence_async_shared after writing it with ordinary stores)."""
+    (and fence_async_shared after writing it with ordinary stores).
+
+    store_reduce ("add", "min", "max", "and", "or", "xor") reduces the tile
+    into global memory instead (`cp.reduce.async.bulk.tensor`, triton's
+    `ttng.async_tma_reduce`), atomically per element; the element types
+    are triton's: add takes fp32/fp16/bf16/int32/uint32/uint64, min and max
+    fp16/bf16 and 32/64-bit integers, the bitwise kinds 32/64-bit integers.
+    It reads `source` until the same store wait."""
     return tlx(_semantic).async_descriptor_store(desc, source, offsets, eviction_policy, store_reduce)
 
 

@@ -25,6 +25,9 @@ inline constexpr StringLiteral kAsyncWait = "ttg.async_wait";
 inline constexpr StringLiteral kWarpGroupDot = "ttng.warp_group_dot";
 inline constexpr StringLiteral kTmaLoad = "ttng.async_tma_copy_global_to_local";
 inline constexpr StringLiteral kTmaStore = "ttng.async_tma_copy_local_to_global";
+/// A TMA store that reduces into global memory (`cp.reduce.async.bulk.tensor`):
+/// operands as kTmaStore's, and `kind`, triton's DescriptorReduceKind (i32).
+inline constexpr StringLiteral kTmaReduce = "ttng.async_tma_reduce";
 inline constexpr StringLiteral kMakeTensorDescriptor = "tt.make_tensor_descriptor";
 inline constexpr StringLiteral kWarpGroupDotWait = "ttng.warp_group_dot_wait";
 inline constexpr StringLiteral kFenceAsyncShared = "ttng.fence_async_shared";

@@ -5,6 +5,7 @@ import triton.language as tl
 from triton.language import core as tl_core
 
 from .._triton import ir
+from .._triton.tma import REDUCE_DTYPES, REDUCE_KINDS, reduce_kind_value
 from ..layouts import tma_layout
 from .checks import scalar_i1, scalar_i32, single_buffer
 from .copies import pendings_count
@@ -44,6 +45,21 @@ def _offsets(what, offsets, rank, semantic):
     return [scalar_i32(o, "offset", semantic).handle for o in offsets]
 
 
+def _reduce_attributes(what, store_reduce, dtype):
+    """The store's `reduce_kind` (triton's number for the kind; the
+    conversion makes it a ttng.async_tma_reduce), none for a plain store."""
+    kind = tl_core._unwrap_if_constexpr(store_reduce)
+    if kind in ("", None):
+        return {}
+    if kind not in REDUCE_KINDS:
+        raise ValueError(f"{what}: store_reduce must be one of {', '.join(map(repr, REDUCE_KINDS))} (or \"\" for "
+                         f"a plain store), got {kind!r}")
+    if dtype.name not in REDUCE_DTYPES[kind]:
+        raise ValueError(f"{what}: a TMA reduce {kind!r} does not take {dtype.name} tiles; it takes "
+                         f"{', '.join(REDUCE_DTYPES[kind])}")
+    return {"reduce_kind": f"{reduce_kind_value(kind)} : i32"}
+
+
 class TMASemantic:
 
     def async_descriptor_load(self, desc, result, offsets, barrier, pred, cache_modifier, eviction_policy,
@@ -72,10 +88,9 @@ class TMASemantic:
         desc = _descriptor(desc, what)
         buf = single_buffer(source, what)
         _check_buffer(what, desc, buf)
-        if tl_core._unwrap_if_constexpr(store_reduce):
-            raise ValueError(f"{what}: store_reduce is not supported yet")
+        attributes = _reduce_attributes(what, store_reduce, buf.dtype)
         coords = _offsets(what, offsets, len(buf.shape), self.triton)
-        ir.create_op(self.builder, "tlx.async_descriptor_store", [desc.handle, *coords, buf.handle])
+        ir.create_op(self.builder, "tlx.async_descriptor_store", [desc.handle, *coords, buf.handle], [], attributes)
 
     def async_descriptor_store_wait(self, pendings):
         pendings = pendings_count(pendings)

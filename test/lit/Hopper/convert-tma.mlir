@@ -30,5 +30,19 @@ module attributes {"ttg.num-warps" = 4 : i32, "ttg.num-ctas" = 1 : i32, "ttg.thr
     tlx.async_descriptor_store %d[%x, %x] %buf : !tt.tensordesc<tensor<128x64xf16>>, !buf
     tt.return
   }
+
+  // A store with a reduce kind (triton's DescriptorReduceKind: 1 add, 3
+  // max) becomes triton's TMA reduce of that kind, the descriptor laid out
+  // as its buffer.
+  // CHECK-LABEL: tt.func @reduce(
+  // CHECK-SAME: %[[R:.+]]: !tt.tensordesc<{{(tensor<)?}}128x64xf16, #{{[a-z0-9_]+}}>{{>?}}
+  tt.func @reduce(%d: !tt.tensordesc<tensor<128x64xf16>>, %buf: !buf, %x: i32) {
+    // CHECK: ttng.async_tma_reduce add, %[[R]][%{{.+}}, %{{.+}}] %{{.+}} :
+    tlx.async_descriptor_store %d[%x, %x] %buf {reduce_kind = 1 : i32} : !tt.tensordesc<tensor<128x64xf16>>, !buf
+    // CHECK: ttng.async_tma_reduce max, %[[R]][%{{.+}}, %{{.+}}] %{{.+}} :
+    tlx.async_descriptor_store %d[%x, %x] %buf {reduce_kind = 3 : i32} : !tt.tensordesc<tensor<128x64xf16>>, !buf
+    // CHECK-NOT: async_tma_copy_local_to_global
+    tt.return
+  }
 }
 

@@ -61,3 +61,13 @@ tt.func @tma_coords(%d: !tt.tensordesc<tensor<64x64xf16>>, %a: !ttg.memdesc<64x6
   tlx.async_descriptor_store %d[%x] %a : !tt.tensordesc<tensor<64x64xf16>>, !ttg.memdesc<64x64xf16, #nv, #smem, mutable>
   tt.return
 }
+
+// -----
+
+#nv = #ttg.nvmma_shared<{swizzlingByteWidth = 128, transposed = false, elementBitWidth = 32}>
+#smem = #ttg.shared_memory
+tt.func @tma_reduce_kind(%d: !tt.tensordesc<tensor<64x64xf32>>, %a: !ttg.memdesc<64x64xf32, #nv, #smem, mutable>, %x: i32) {
+  // expected-error @+1 {{reduce_kind must be a triton DescriptorReduceKind (> 0), got 0}}
+  tlx.async_descriptor_store %d[%x, %x] %a {reduce_kind = 0 : i32} : !tt.tensordesc<tensor<64x64xf32>>, !ttg.memdesc<64x64xf32, #nv, #smem, mutable>
+  tt.return
+}

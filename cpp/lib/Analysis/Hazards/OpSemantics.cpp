@@ -126,7 +126,8 @@ bool OpSemantics::runMemoryOp(Operation *op, State &state) {
       addPending(*a, state, -1);
   } else if (name == ttg_names::kTmaLoad) {
     runTmaLoad(op, state);
-  } else if (name == ttg_names::kTmaStore) {
+  } else if (name == ttg_names::kTmaStore || name == ttg_names::kTmaReduce) {
+    // A reduce reads its tile as a store does, until the store wait.
     for (Value operand : op->getOperands())
       if (isMemDesc(operand.getType())) {
         if (auto a = memAccess(op, operand, false, Async::TmaStore, state))

@@ -23,6 +23,8 @@ std::string describeAccess(const Access &a) {
     return "TMA load (async_descriptor_load)";
   if (name == ttg_names::kTmaStore)
     return "TMA store (async_descriptor_store)";
+  if (name == ttg_names::kTmaReduce)
+    return "TMA reduce (async_descriptor_store with store_reduce)";
   if (name == ttg_names::kWarpGroupDot)
     return a.async == Async::Wgmma ? "async wgmma (async_dot)" : "wgmma (dot)";
   return name.str();

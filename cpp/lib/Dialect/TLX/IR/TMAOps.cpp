@@ -5,6 +5,17 @@
 using namespace mlir;
 using namespace mlir::triton::tlx;
 
+// Element types of a descriptor's block and a buffer that TMA copies
+// between: equal, or integers of one width (triton's descriptors carry the
+// signedness, `tensor<64x64xsi32>`, for the TMA reduce's min/max; buffers
+// are signless, as triton's own TMA ops take them).
+static bool sameTmaElement(Type block, Type buffer) {
+  if (block == buffer)
+    return true;
+  auto a = dyn_cast<IntegerType>(block), b = dyn_cast<IntegerType>(buffer);
+  return a && b && a.getWidth() == b.getWidth();
+}
+
 // The descriptor's block and the buffer agree; the coordinates name every
 // dimension of the block.
 static LogicalResult verifyTmaCopy(Operation *op, Type desc, size_t numCoords,
@@ -16,7 +27,7 @@ static LogicalResult verifyTmaCopy(Operation *op, Type desc, size_t numCoords,
   if (!info || info->storageKind() != StorageKind::smem)
     return op->emitOpError("expects one shared-memory buffer, got ") << buffer;
   if (ArrayRef(info->shape) != block.getShape() ||
-      info->elementType != block.getElementType())
+      !sameTmaElement(block.getElementType(), info->elementType))
     return op->emitOpError("buffer ")
            << buffer << " does not match the descriptor's block " << block;
   if (numCoords != static_cast<size_t>(block.getRank()))
@@ -44,6 +55,10 @@ LogicalResult AsyncDescriptorLoadOp::verify() {
 }
 
 LogicalResult AsyncDescriptorStoreOp::verify() {
+  std::optional<int32_t> kind = getReduceKind();
+  if (kind && *kind <= 0)
+    return emitOpError("reduce_kind must be a triton DescriptorReduceKind (> 0), got ")
+           << *kind;
   return verifyTmaCopy(*this, getDesc().getType(), getCoord().size(),
                        getSrc().getType());
 }

@@ -39,15 +39,20 @@ def TLX_AsyncDescriptorStoreOp : TLX_Op<"async_descriptor_store",
     [MemoryEffects<[MemRead<DefaultResource>, MemWrite<DefaultResource>]>]> {
   let summary = "Copy one buffer to global memory with TMA (TTIR)";
   let description = [{
-    What `tlx.async_descriptor_store(desc, buf, offsets)` emits. Completion
-    is awaited with `ttng.async_tma_store_wait`. Becomes
-    `ttng.async_tma_copy_local_to_global`.
+    What `tlx.async_descriptor_store(desc, buf, offsets, store_reduce=...)`
+    emits. Completion is awaited with `ttng.async_tma_store_wait`. Becomes
+    `ttng.async_tma_copy_local_to_global`, or, with `reduce_kind` (triton's
+    DescriptorReduceKind value, which the frontend reads from triton),
+    `ttng.async_tma_reduce` of that kind: the tile is added (min, max, ...)
+    into global memory instead of overwriting it.
 
     ```mlir
     tlx.async_descriptor_store %desc[%x, %y] %buf : !tt.tensordesc<tensor<128x64xf16>>, !ttg.memdesc<128x64xf16, #nvmma, #smem, mutable>
+    tlx.async_descriptor_store %desc[%x, %y] %buf {reduce_kind = 1 : i32} : !tt.tensordesc<tensor<128x64xf32>>, !ttg.memdesc<128x64xf32, #nvmma, #smem, mutable>
     ```
   }];
-  let arguments = (ins AnyType:$desc, Variadic<I32>:$coord, TLX_MemDesc:$src);
+  let arguments = (ins AnyType:$desc, Variadic<I32>:$coord, TLX_MemDesc:$src,
+                   OptionalAttr<I32Attr>:$reduce_kind);
   let assemblyFormat = [{
     $desc `[` $coord `]` $src attr-dict `:` type($desc) `,` type($src)
   }];

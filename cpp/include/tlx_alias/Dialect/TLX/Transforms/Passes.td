@@ -120,7 +120,8 @@ def TLXConvertTMA : Pass<"tlx-convert-tma", "mlir::ModuleOp"> {
   let description = [{
     Runs right after Triton's `convert-triton-to-tritongpu`.
     `tlx.async_descriptor_load` becomes `ttng.async_tma_copy_global_to_local`
-    and `tlx.async_descriptor_store` `ttng.async_tma_copy_local_to_global`.
+    and `tlx.async_descriptor_store` `ttng.async_tma_copy_local_to_global`
+    (`ttng.async_tma_reduce` of its `reduce_kind`, when it has one).
     Triton requires the descriptor's block layout to equal the buffer's, so
     the descriptor gets the buffer's layout where it comes from: the kernel
     argument (and function type), a `tt.make_tensor_descriptor`, and every

@@ -1,5 +1,6 @@
 // tlx-convert-tma: tlx.async_descriptor_load/store ->
-// ttng.async_tma_copy_global_to_local / async_tma_copy_local_to_global.
+// ttng.async_tma_copy_global_to_local / async_tma_copy_local_to_global (or,
+// for a store with a reduce kind, ttng.async_tma_reduce).
 //
 // Triton's TMA ops require the descriptor's block layout to be the buffer's.
 // Descriptors leave the TTIR->TTGIR conversion without a layout, so each one
@@ -152,7 +153,11 @@ LogicalResult convertStore(AsyncDescriptorStoreOp store) {
   SmallVector<Value> operands{store.getDesc()};
   llvm::append_range(operands, store.getCoord());
   operands.push_back(store.getSrc());
-  createOp(builder, store.getLoc(), kTmaStore, operands, {});
+  if (std::optional<int32_t> kind = store.getReduceKind())
+    createOp(builder, store.getLoc(), kTmaReduce, operands, {},
+             {builder.getNamedAttr("kind", builder.getI32IntegerAttr(*kind))});
+  else
+    createOp(builder, store.getLoc(), kTmaStore, operands, {});
   store.erase();
   return success();
 }
