@@ -13,10 +13,13 @@ Q and dO tiles with TMA; each consumer computes, per Q block of BLOCK_M rows,
 
 and stages dS^T in shared memory, where both consumers' halves together
 are the A operand of dQ = dS K (each consumer takes half of dQ's columns)
-added to an fp32 dQ with atomics. The storage aliasing (ALIAS): the
-epilogue stages dK over K and dV over V (K and V are dead after the last
-Q block), and (DS_OVER_DO) dS lies over the dO slot it was computed from
-(dO is dead once dV and dP^T have read it), so deeper Q/dO rings fit.
+added to an fp32 dQ with atomics (or, DQ_TMA, each consumer's own dS_c K_c
+staged in fp32 tiles, its dS^T over the first, and added by TMA
+reduce-adds: no named barrier between the consumers). The storage
+aliasing (ALIAS): the epilogue stages dK over K and dV over V (K and V
+are dead after the last Q block), and (DS_OVER_DO) dS lies over the dO
+slot it was computed from (dO is dead once dV and dP^T have read it), so
+deeper Q/dO rings fit.
 The budgets: docs/design/attention.md.
 
     python examples/hopper_flash_attention_bwd.py   # compile for sm_90 here, print the memory map
@@ -124,15 +127,14 @@ def _probabilities(qk, lse, offs_n, m, qk_scale, BLOCK_M: tl.constexpr, MASK: tl
 
 
 @triton.jit
-def _step(count, m, q_tiles, do_tiles, ds_tiles, k_tiles, k_mine, v_mine, q_fulls, do_fulls, empties, dk, dv, dq_prev,
-          lse_ptr, delta_ptr, lse_tiles, delta_tiles, dq_ptr, row0, offs_n, qk_scale, sm_scale, cid: tl.constexpr,
-          HEAD_DIM: tl.constexpr, BLOCK_M: tl.constexpr, STAGES: tl.constexpr, MASK: tl.constexpr,
-          DS_OVER_DO: tl.constexpr, dtype: tl.constexpr, LSE_SMEM: tl.constexpr, DQ_DEFER: tl.constexpr):
-    """One Q block of a consumer: S^T, dP^T, dV, dK, then dQ's half of the
-    columns from both consumers' dS^T, added to dQ with atomics (DQ_DEFER:
-    returned, and added in the next step while its S^T and dP^T run)."""
-    HALF: tl.constexpr = 64
-    DQ_COLS: tl.constexpr = HEAD_DIM // 2
+def _step(count, m, q_tiles, do_tiles, ds_tiles, dq_tiles, k_tiles, k_mine, v_mine, q_fulls, do_fulls, empties, dk, dv,
+          dq_prev, lse_ptr, delta_ptr, lse_tiles, delta_tiles, dq_ptr, row0, offs_n, qk_scale, sm_scale,
+          cid: tl.constexpr, HEAD_DIM: tl.constexpr, BLOCK_M: tl.constexpr, STAGES: tl.constexpr, MASK: tl.constexpr,
+          DS_OVER_DO: tl.constexpr, dtype: tl.constexpr, LSE_SMEM: tl.constexpr, DQ_DEFER: tl.constexpr,
+          DQ_TMA: tl.constexpr):
+    """One Q block of a consumer: S^T, dP^T, dV, dK, then dQ: _dq_atomics
+    (DQ_DEFER: returned, and added in the next step while its S^T and dP^T
+    run) or, DQ_TMA, _dq_reduce."""
     slot, phase = _ring(count, STAGES)
     if not LSE_SMEM:  # else read from the ring next to Q and dO, right before use
         lse = tl.load(lse_ptr + row0 + m + tl.arange(0, BLOCK_M))
@@ -154,51 +156,86 @@ def _step(count, m, q_tiles, do_tiles, ds_tiles, k_tiles, k_mine, v_mine, q_full
         delta = tl.reshape(tlx.local_load(delta_tiles[slot]), [BLOCK_M])
     ds = (p * (dp - delta[None, :])).to(dtype)
     dk = tlx.async_dot(ds, q_tiles[slot], dk)
+    if DQ_TMA:
+        dk, dv = _dq_reduce(ds, ds_tiles, dq_tiles, k_mine, dk, dv, empties[slot], dq_ptr, row0 + m, sm_scale, cid,
+                            HEAD_DIM)
+        dq = dq_prev
+    else:
+        dk, dv, dq = _dq_atomics(ds, ds_tiles, k_tiles, dk, dv, empties[slot], dq_ptr, row0 + m, sm_scale, count, slot,
+                                 cid, HEAD_DIM, BLOCK_M, DS_OVER_DO, DQ_DEFER)
+    return dk, dv, dq
+
+
+@triton.jit
+def _dq_atomics(ds, ds_tiles, k_tiles, dk, dv, empty, dq_ptr, row, sm_scale, count, slot, cid: tl.constexpr,
+                HEAD_DIM: tl.constexpr, BLOCK_M: tl.constexpr, DS_OVER_DO: tl.constexpr, DQ_DEFER: tl.constexpr):
+    """dQ's half of the columns (cid's) from both consumers' dS^T, staged
+    in shared memory behind a named barrier, added to dQ with atomics
+    (DQ_DEFER: returned, for the next step to add)."""
+    HALF: tl.constexpr = 64
+    DQ_COLS: tl.constexpr = HEAD_DIM // 2
     if DS_OVER_DO:
         # dS^T goes over this dO slot: both consumers' dV and dP^T must be
         # done reading it (named barrier 8: both consumer warp groups)
         dv = tlx.async_dot_wait(1, dv)
         tlx.named_barrier_wait(8, 256)
-        ds_mine = ds_tiles[slot * 2 + cid]
+        b = slot
     else:
-        ds_mine = ds_tiles[(count % 2) * 2 + cid]
-    tlx.local_store(ds_mine, ds)
+        b = count % 2
+    tlx.local_store(ds_tiles[b * 2 + cid], ds)
     tlx.fence_async_shared()
     tlx.named_barrier_wait(9, 256)  # both halves of dS^T are written
-    if DS_OVER_DO:
-        ds0 = ds_tiles[slot * 2]
-        ds1 = ds_tiles[slot * 2 + 1]
-    else:
-        ds0 = ds_tiles[(count % 2) * 2]
-        ds1 = ds_tiles[(count % 2) * 2 + 1]
     k0 = tlx.local_slice(k_tiles[0], [0, cid * DQ_COLS], [HALF, DQ_COLS])
     k1 = tlx.local_slice(k_tiles[1], [0, cid * DQ_COLS], [HALF, DQ_COLS])
-    dq = tlx.async_dot(tlx.local_trans(ds0), k0)
-    dq = tlx.async_dot(tlx.local_trans(ds1), k1, dq)
+    dq = tlx.async_dot(tlx.local_trans(ds_tiles[b * 2]), k0)
+    dq = tlx.async_dot(tlx.local_trans(ds_tiles[b * 2 + 1]), k1, dq)
     dq = tlx.async_dot_wait(0, dq)
     dk = tlx.async_dot_wait(0, dk)
     dv = tlx.async_dot_wait(0, dv)
-    tlx.barrier_arrive(empties[slot])  # Q, dO, LSE, delta (and the dS^T over dO) are read
+    tlx.barrier_arrive(empty)  # Q, dO, LSE, delta (and the dS^T over dO) are read
     dq = dq * sm_scale
     if not DQ_DEFER:
-        _red_add(_dq_ptrs(dq_ptr, row0 + m, cid, HEAD_DIM, BLOCK_M), dq)
+        _red_add(_dq_ptrs(dq_ptr, row, cid, HEAD_DIM, BLOCK_M), dq)
     return dk, dv, dq
 
 
 @triton.jit
+def _dq_reduce(ds, ds_tiles, dq_tiles, k_mine, dk, dv, empty, desc_dq, row, sm_scale, cid: tl.constexpr,
+               HEAD_DIM: tl.constexpr):
+    """DQ_TMA: this consumer's whole dQ partial for the Q block, dS_c K_c
+    (its 64 K rows: no other consumer's dS^T needed, no named barrier), 64
+    columns at a time (32 accumulator registers, not 64 at head dim 128),
+    each staged in an fp32 tile and added to dQ by a TMA reduce-add. dS^T
+    lies over the first chunk's tile: written once the last step's
+    reduces have read it, and that chunk is computed last."""
+    CHUNKS: tl.constexpr = HEAD_DIM // 64
+    ds_mine = ds_tiles[cid]
+    tlx.async_descriptor_store_wait(0)
+    tlx.local_store(ds_mine, ds)
+    tlx.fence_async_shared()
+    dk = tlx.async_dot_wait(0, dk)  # frees P^T's and dS^T's registers (dV's and dK's A) for dQ's accumulator
+    dv = tlx.async_dot_wait(0, dv)
+    tlx.barrier_arrive(empty)  # Q, dO, LSE, delta are read
+    for j in tl.static_range(CHUNKS - 1, -1, -1):
+        dq = tlx.async_dot(tlx.local_trans(ds_mine), tlx.local_slice(k_mine, [0, j * 64], [64, 64]))
+        dq = tlx.async_dot_wait(0, dq)
+        tlx.local_store(dq_tiles[cid * CHUNKS + j], dq * sm_scale)
+        tlx.fence_async_shared()
+        tlx.async_descriptor_store(desc_dq, dq_tiles[cid * CHUNKS + j], [row, j * 64], store_reduce="add")
+    return dk, dv
+
+
+@triton.jit
 def _store_dkdv(dk, dv, desc_dk, desc_dv, k_tiles, v_tiles, dk_tiles, dv_tiles, row0, n0, sm_scale,
-                cid: tl.constexpr, ALIAS: tl.constexpr, dtype: tl.constexpr):
+                cid: tl.constexpr, ALIAS: tl.constexpr, dtype: tl.constexpr, DQ_TMA: tl.constexpr):
     """The epilogue: dK (times the scale) and dV of this consumer's rows,
     staged over its K and V halves (ALIAS) or in tiles of their own, and
     stored with TMA."""
-    if ALIAS:
+    if ALIAS and not DQ_TMA:  # (DQ_TMA: a consumer's dQ reads only its own K half)
         # the other consumer's last dQ reads this K half: wait for it
         tlx.named_barrier_wait(9, 256)
-        dk_tile = dk_tiles[cid]
-        dv_tile = dv_tiles[cid]
-    else:
-        dk_tile = dk_tiles[cid]
-        dv_tile = dv_tiles[cid]
+    dk_tile = dk_tiles[cid]
+    dv_tile = dv_tiles[cid]
     tlx.local_store(dk_tile, (dk * sm_scale).to(dtype))
     tlx.local_store(dv_tile, dv.to(dtype))
     tlx.fence_async_shared()
@@ -208,11 +245,11 @@ def _store_dkdv(dk, dv, desc_dk, desc_dv, k_tiles, v_tiles, dk_tiles, dv_tiles, 
 
 
 @triton.jit
-def _consume(cid: tl.constexpr, q_tiles, do_tiles, ds_tiles, k_tiles, v_tiles, dk_tiles, dv_tiles, q_fulls, do_fulls,
-             empties, kv_full, lse_ptr, delta_ptr, lse_tiles, delta_tiles, dq_ptr, desc_dk, desc_dv, row0, n0, lo, hi,
-             sm_scale, HEAD_DIM: tl.constexpr, BLOCK_M: tl.constexpr, STAGES: tl.constexpr, CAUSAL: tl.constexpr,
-             ALIAS: tl.constexpr, DS_OVER_DO: tl.constexpr, dtype: tl.constexpr, LSE_SMEM: tl.constexpr,
-             DQ_DEFER: tl.constexpr):
+def _consume(cid: tl.constexpr, q_tiles, do_tiles, ds_tiles, dq_tiles, k_tiles, v_tiles, dk_tiles, dv_tiles, q_fulls,
+             do_fulls, empties, kv_full, lse_ptr, delta_ptr, lse_tiles, delta_tiles, dq_ptr, desc_dk, desc_dv, row0, n0,
+             lo, hi, sm_scale, HEAD_DIM: tl.constexpr, BLOCK_M: tl.constexpr, STAGES: tl.constexpr,
+             CAUSAL: tl.constexpr, ALIAS: tl.constexpr, DS_OVER_DO: tl.constexpr, dtype: tl.constexpr,
+             LSE_SMEM: tl.constexpr, DQ_DEFER: tl.constexpr, DQ_TMA: tl.constexpr):
     """Consumer cid: K/V rows [n0 + 64 cid, n0 + 64 (cid + 1)) against every
     Q block from lo to hi."""
     HALF: tl.constexpr = 64
@@ -226,37 +263,53 @@ def _consume(cid: tl.constexpr, q_tiles, do_tiles, ds_tiles, k_tiles, v_tiles, d
     count = 0
     dq = tl.zeros([BLOCK_M, HEAD_DIM // 2], dtype=tl.float32)  # DQ_DEFER: the last step's, still to add
     for m in range(lo, hi, BLOCK_M):  # causal: every block masked (a second loop for the unmasked ones spills)
-        dk, dv, dq = _step(count, m, q_tiles, do_tiles, ds_tiles, k_tiles, k_mine, v_mine, q_fulls, do_fulls, empties,
-                           dk, dv, dq, lse_ptr, delta_ptr, lse_tiles, delta_tiles, dq_ptr, row0, offs_n, qk_scale,
-                           sm_scale, cid, HEAD_DIM, BLOCK_M, STAGES, CAUSAL, DS_OVER_DO, dtype, LSE_SMEM, DQ_DEFER)
+        dk, dv, dq = _step(count, m, q_tiles, do_tiles, ds_tiles, dq_tiles, k_tiles, k_mine, v_mine, q_fulls, do_fulls,
+                           empties, dk, dv, dq, lse_ptr, delta_ptr, lse_tiles, delta_tiles, dq_ptr, row0, offs_n,
+                           qk_scale, sm_scale, cid, HEAD_DIM, BLOCK_M, STAGES, CAUSAL, DS_OVER_DO, dtype, LSE_SMEM,
+                           DQ_DEFER, DQ_TMA)
         count += 1
     if DQ_DEFER:
         if count > 0:
             _red_add(_dq_ptrs(dq_ptr, row0 + hi - BLOCK_M, cid, HEAD_DIM, BLOCK_M), dq)
-    _store_dkdv(dk, dv, desc_dk, desc_dv, k_tiles, v_tiles, dk_tiles, dv_tiles, row0, n0, sm_scale, cid, ALIAS, dtype)
+    _store_dkdv(dk, dv, desc_dk, desc_dv, k_tiles, v_tiles, dk_tiles, dv_tiles, row0, n0, sm_scale, cid, ALIAS, dtype,
+                DQ_TMA)
 
 
 @triton.jit
 def attn_bwd_kernel(sm_scale, lse_ptr, delta_ptr, dq_ptr, desc_q, desc_k, desc_v, desc_do, desc_dk, desc_dv, N_CTX,
                     HEAD_DIM: tl.constexpr, BLOCK_M: tl.constexpr, STAGES: tl.constexpr, CAUSAL: tl.constexpr,
                     ALIAS: tl.constexpr, DS_OVER_DO: tl.constexpr = False, CONSUMER_REGISTERS: tl.constexpr = 240,
-                    LSE_SMEM: tl.constexpr = False, DQ_DEFER: tl.constexpr = False):
+                    LSE_SMEM: tl.constexpr = False, DQ_DEFER: tl.constexpr = False, DQ_TMA: tl.constexpr = False):
     """Program (n, bh): dK and dV of K/V rows [128 n, 128 (n + 1)) of head
-    bh, and their share of dQ (atomics into the fp32 dq_ptr). LSE_SMEM:
-    lse_ptr and delta_ptr are TMA descriptors of (rows / 8, 8) views, each
-    Q block's 8 x BLOCK_M / 8 box loaded into the ring with its Q or dO."""
+    bh, and their share of dQ (atomics into the fp32 dq_ptr; DQ_TMA: TMA
+    reduce-adds through dq_ptr, a descriptor of it). LSE_SMEM: lse_ptr and
+    delta_ptr are TMA descriptors of (rows / 8, 8) views, each Q block's
+    8 x BLOCK_M / 8 box loaded into the ring with its Q or dO."""
     HALF: tl.constexpr = 64
     dtype: tl.constexpr = tlx.dtype_of(desc_q)
     tl.static_assert(not DS_OVER_DO or ALIAS, "DS_OVER_DO lays dS over dO: it needs ALIAS")
+    tl.static_assert(not DQ_TMA or not (DS_OVER_DO or DQ_DEFER), "DQ_TMA goes without DS_OVER_DO and DQ_DEFER")
     if DS_OVER_DO:  # dO slot s holds dS^T of both consumers once dV and dP^T have read it
         do_spec = tlx.storage_alias_spec(storage=tlx.storage_kind.smem)
         do_tiles = tlx.local_alloc((BLOCK_M, HEAD_DIM), dtype, STAGES, reuse=do_spec)
         ds_tiles = tlx.local_alloc((HALF, BLOCK_M), dtype, 2 * STAGES, reuse=do_spec)
         do_spec.set_buffer_overlap(tlx.reuse_group(do_tiles, tlx.reuse_group(ds_tiles, group_size=2),
                                                    group_type=tlx.reuse_group_type.shared))
-    else:  # dS^T double-buffered: consumer c's half of buffer b is ds_tiles[2 b + c]
+    else:
         do_tiles = tlx.local_alloc((BLOCK_M, HEAD_DIM), dtype, STAGES)
+    if DQ_TMA:  # consumer c's fp32 dQ tiles (64 columns each) dq_tiles[c * D / 64 + j], its dS^T over the first
+        dq_spec = tlx.storage_alias_spec(storage=tlx.storage_kind.smem)
+        dq_tiles = tlx.local_alloc((BLOCK_M, 64), tl.float32, 2 * (HEAD_DIM // 64), reuse=dq_spec)
+        ds_tiles = tlx.local_alloc((HALF, BLOCK_M), dtype, 2, reuse=dq_spec)
+        if HEAD_DIM > 64:  # a consumer's tiles side by side in one buffer index
+            dq_spec.set_buffer_overlap(tlx.reuse_group(tlx.reuse_group(dq_tiles, group_size=HEAD_DIM // 64),
+                                                       ds_tiles, group_type=tlx.reuse_group_type.shared))
+        else:
+            dq_spec.set_buffer_overlap(tlx.reuse_group(dq_tiles, ds_tiles, group_type=tlx.reuse_group_type.shared))
+    elif not DS_OVER_DO:  # dS^T double-buffered: consumer c's half of buffer b is ds_tiles[2 b + c]
         ds_tiles = tlx.local_alloc((HALF, BLOCK_M), dtype, 4)
+    if not DQ_TMA:
+        dq_tiles = ds_tiles  # unused
     q_tiles = tlx.local_alloc((BLOCK_M, HEAD_DIM), dtype, STAGES)
     if ALIAS:  # dK staged over K, dV over V: both are dead after the last Q block
         k_spec = tlx.storage_alias_spec(storage=tlx.storage_kind.smem)
@@ -292,10 +345,10 @@ def attn_bwd_kernel(sm_scale, lse_ptr, delta_ptr, dq_ptr, desc_q, desc_k, desc_v
                   delta_tiles, LSE_SMEM)
         with tlx.async_task(num_warps=4, registers=CONSUMER_REGISTERS, replicate=2):
             cid: tl.constexpr = tlx.async_task_replica_id()
-            _consume(cid, q_tiles, do_tiles, ds_tiles, k_tiles, v_tiles, dk_tiles, dv_tiles, q_fulls, do_fulls,
-                     empties, kv_full[0], lse_ptr, delta_ptr, lse_tiles, delta_tiles, dq_ptr, desc_dk, desc_dv, row0,
-                     n0, lo, hi, sm_scale, HEAD_DIM, BLOCK_M, STAGES, CAUSAL, ALIAS, DS_OVER_DO, dtype, LSE_SMEM,
-                     DQ_DEFER)
+            _consume(cid, q_tiles, do_tiles, ds_tiles, dq_tiles, k_tiles, v_tiles, dk_tiles, dv_tiles, q_fulls,
+                     do_fulls, empties, kv_full[0], lse_ptr, delta_ptr, lse_tiles, delta_tiles, dq_ptr, desc_dk,
+                     desc_dv, row0, n0, lo, hi, sm_scale, HEAD_DIM, BLOCK_M, STAGES, CAUSAL, ALIAS, DS_OVER_DO, dtype,
+                     LSE_SMEM, DQ_DEFER, DQ_TMA)
 
 
 def default_config(head_dim, alias=True):
@@ -311,22 +364,27 @@ def default_config(head_dim, alias=True):
 # the head dims each is for (the GPU tests run each): LSE and delta through
 # the ring (no global loads in the consumers, no spills in their loop at head
 # dim 128); at 64 also each block's dQ atomics deferred behind the next
-# block's S^T and dP^T (at 128 the held dQ spills).
+# block's S^T and dP^T (at 128 the held dQ spills); dQ through shared memory
+# and a TMA reduce-add, each consumer its own partial, no named barrier.
 CANDIDATES = {
     "lse_smem": (dict(lse_smem=True), (64, 128)),
     "lse_smem_dq_defer": (dict(lse_smem=True, dq_defer=True), (64, )),
+    "dq_tma": (dict(dq_tma=True), (64, 128)),
 }
 
 
-def smem_bytes(head_dim, block_m, stages, alias, ds_over_do=False, itemsize=2, lse_smem=False):
+def smem_bytes(head_dim, block_m, stages, alias, ds_over_do=False, itemsize=2, lse_smem=False, dq_tma=False):
     """Bytes of the kernel's buffers: K and V (BLOCK_N rows), the Q and dO
     rings, the dS^T tiles (two buffers of BLOCK_N x BLOCK_M, or over the dO
-    slots: a slot then holds the larger of a dO tile and a dS^T tile), the
-    dK/dV staging (over K and V when aliased) and (lse_smem) the LSE and
-    delta rings."""
+    slots: a slot then holds the larger of a dO tile and a dS^T tile; dq_tma:
+    each consumer's over its fp32 BLOCK_M x head_dim dQ tile), the dK/dV
+    staging (over K and V when aliased) and (lse_smem) the LSE and delta
+    rings."""
     kv = BLOCK_N * head_dim * itemsize
     qo = block_m * head_dim * itemsize
     ds = BLOCK_N * block_m * itemsize
+    if dq_tma:
+        ds = max(block_m * head_dim * 4, ds // 2)  # a consumer's dQ tile, its dS^T over it: two below
     rings = stages * (qo + (max(qo, ds) if ds_over_do else qo)) + (0 if ds_over_do else 2 * ds)
     vectors = 2 * stages * block_m * 4 if lse_smem else 0
     return 2 * kv + rings + (0 if alias else 2 * kv) + vectors
@@ -351,14 +409,15 @@ def _check(q, k, v, o, do, lse):
 
 
 def attention_backward(q, k, v, o, do, lse, causal=False, sm_scale=None, alias=True, block_m=None, stages=None,
-                       ds_over_do=None, consumer_registers=240, lse_smem=False, dq_defer=False):
+                       ds_over_do=None, consumer_registers=240, lse_smem=False, dq_defer=False, dq_tma=False):
     """(dQ, dK, dV) of softmax(Q K^T * sm_scale) V for (batch, heads, N,
     head_dim) fp16/bf16 tensors on a Hopper GPU, given the forward's output
     o, its log-sum-exp lse (natural log, float32) and the output's gradient
     do. block_m, stages, ds_over_do default to default_config(head_dim, alias).
     lse_smem: LSE and delta come through the Q/dO ring by TMA (else each
     consumer loads them from global memory); dq_defer: each Q block's dQ
-    atomics wait for the next block's S^T and dP^T to be issued (CANDIDATES)."""
+    atomics wait for the next block's S^T and dP^T to be issued; dq_tma:
+    each consumer adds its dQ partial by a TMA reduce-add (CANDIDATES)."""
     import torch
     from triton.tools.tensor_descriptor import TensorDescriptor
 
@@ -369,6 +428,8 @@ def attention_backward(q, k, v, o, do, lse, causal=False, sm_scale=None, alias=T
     ds_over_do = default_ds if ds_over_do is None else ds_over_do
     if ds_over_do and not alias:
         raise ValueError("attention_backward: ds_over_do lays dS over the dO ring, which needs alias=True")
+    if dq_tma and (ds_over_do or dq_defer):
+        raise ValueError("attention_backward: dq_tma goes without ds_over_do and dq_defer")
     sm_scale = 1.0 / math.sqrt(HEAD_DIM) if sm_scale is None else sm_scale
     q, k, v, o, do = (t.contiguous() for t in (q, k, v, o, do))
     rows = Z * H * N_CTX
@@ -383,12 +444,13 @@ def attention_backward(q, k, v, o, do, lse, causal=False, sm_scale=None, alias=T
     lse, vec = lse.contiguous(), delta
     if lse_smem:  # (rows / 8, 8) views, a Q block's BLOCK_M values one (BLOCK_M / 8, 8) box
         lse, vec = (TensorDescriptor(t, [rows // 8, 8], [8, 1], [block_m // 8, 8]) for t in (lse, delta))
-    attn_bwd_kernel[(N_CTX // BLOCK_N, Z * H)](sm_scale, lse, vec, dq, desc(q, block_m), desc(k, 64), desc(v, 64),
+    dq_arg = TensorDescriptor(dq, [rows, HEAD_DIM], [HEAD_DIM, 1], [block_m, 64]) if dq_tma else dq
+    attn_bwd_kernel[(N_CTX // BLOCK_N, Z * H)](sm_scale, lse, vec, dq_arg, desc(q, block_m), desc(k, 64), desc(v, 64),
                                               desc(do, block_m), desc(dk, 64), desc(dv, 64), N_CTX,
                                               HEAD_DIM=HEAD_DIM, BLOCK_M=block_m, STAGES=stages, CAUSAL=causal,
                                               ALIAS=alias, DS_OVER_DO=ds_over_do,
                                               CONSUMER_REGISTERS=consumer_registers, LSE_SMEM=lse_smem,
-                                              DQ_DEFER=dq_defer, num_warps=4, num_stages=1)
+                                              DQ_DEFER=dq_defer, DQ_TMA=dq_tma, num_warps=4, num_stages=1)
     return dq.to(q.dtype), dk, dv
 
 
@@ -431,21 +493,23 @@ def attention(q, k, v, causal=False, sm_scale=None, alias=True):
 
 
 def compile_for_sm90(head_dim=128, causal=False, alias=True, block_m=None, stages=None, ds_over_do=None, dtype="fp16",
-                     consumer_registers=240, lse_smem=False, dq_defer=False):
+                     consumer_registers=240, lse_smem=False, dq_defer=False, dq_tma=False):
     """The backward kernel compiled for sm_90 without a GPU."""
     from triton.backends.compiler import GPUTarget
     default_m, default_stages, default_ds = default_config(head_dim, alias)
     block_m = block_m or default_m
     constexprs = dict(HEAD_DIM=head_dim, BLOCK_M=block_m, STAGES=stages or default_stages, CAUSAL=causal,
                       ALIAS=alias, DS_OVER_DO=default_ds if ds_over_do is None else ds_over_do,
-                      CONSUMER_REGISTERS=consumer_registers, LSE_SMEM=lse_smem, DQ_DEFER=dq_defer)
+                      CONSUMER_REGISTERS=consumer_registers, LSE_SMEM=lse_smem, DQ_DEFER=dq_defer, DQ_TMA=dq_tma)
     q_block = f"tensordesc<{dtype}[{block_m}, {head_dim}]>"
     kv_block = f"tensordesc<{dtype}[64, {head_dim}]>"
     vec = f"tensordesc<fp32[{block_m // 8}, 8]>" if lse_smem else "*fp32"
-    signature = {"sm_scale": "fp32", "lse_ptr": vec, "delta_ptr": vec, "dq_ptr": "*fp32", "desc_q": q_block,
+    dq = f"tensordesc<fp32[{block_m}, 64]>" if dq_tma else "*fp32"
+    signature = {"sm_scale": "fp32", "lse_ptr": vec, "delta_ptr": vec, "dq_ptr": dq, "desc_q": q_block,
                  "desc_k": kv_block, "desc_v": kv_block, "desc_do": q_block, "desc_dk": kv_block, "desc_dv": kv_block,
                  "N_CTX": "i32", **{name: "constexpr" for name in constexprs}}
-    attrs = {(i, ): [["tt.divisibility", 16]] for i in ((3, 10) if lse_smem else (1, 2, 3, 10))}
+    pointers = (() if lse_smem else (1, 2)) + (() if dq_tma else (3, )) + (10, )
+    attrs = {(i, ): [["tt.divisibility", 16]] for i in pointers}
     src = triton.compiler.ASTSource(fn=attn_bwd_kernel, signature=signature, constexprs=constexprs, attrs=attrs)
     return triton.compile(src, target=GPUTarget("cuda", 90, 32), options={"num_warps": 4, "num_stages": 1})
 

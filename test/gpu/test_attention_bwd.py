@@ -102,7 +102,8 @@ CANDIDATE_CASES = [(name, d) for name, (_, dims) in fab.CANDIDATES.items() for d
 @pytest.mark.parametrize("name, head_dim", CANDIDATE_CASES)
 def test_candidates_match_reference(name, head_dim, causal, dtype):
     """The variants benchmarks/attention_bwd.py measures (fab.CANDIDATES):
-    LSE and delta through the ring, dQ's atomics deferred a step."""
+    LSE and delta through the ring, dQ's atomics deferred a step, dQ by
+    TMA reduce-adds (each consumer its own partial)."""
     check(True, head_dim, causal, dtype, n=512, **fab.CANDIDATES[name][0])
 
 
@@ -114,6 +115,26 @@ def test_candidates_many_tiles_and_one_block(name, head_dim, causal):
     options = fab.CANDIDATES[name][0]
     check(True, head_dim, causal, torch.bfloat16, n=2048, z=1, h=2, **options)
     check(True, head_dim, causal, torch.float16, n=128, **options)
+
+
+@pytest.mark.parametrize("causal", [False, True])
+@pytest.mark.parametrize("head_dim", [64, 128])
+def test_dq_tma_with_other_options(head_dim, causal):
+    """dQ by TMA reduce-adds with a 2-deep ring; at head dim 64 (at 128
+    they do not fit in shared memory) beside LSE through the ring, and in
+    the unaliased twin, over three sequences of one head."""
+    check(True, head_dim, causal, torch.float16, n=1024, z=1, h=2, dq_tma=True, stages=2)
+    if head_dim == 64:
+        check(True, head_dim, causal, torch.bfloat16, n=512, dq_tma=True, lse_smem=True)
+        check(False, head_dim, causal, torch.bfloat16, n=256, z=3, h=1, dq_tma=True)
+
+
+def test_dq_tma_rejects_ds_over_do_and_dq_defer():
+    q = torch.randn((1, 1, 128, 64), device="cuda", dtype=torch.float16)
+    lse = torch.zeros((1, 1, 128), device="cuda")
+    for options in (dict(ds_over_do=True), dict(dq_defer=True)):
+        with pytest.raises(ValueError, match="dq_tma goes without ds_over_do and dq_defer"):
+            fab.attention_backward(q, q, q, q, q, lse, dq_tma=True, **options)
 
 
 def test_backward_growing_scores():
