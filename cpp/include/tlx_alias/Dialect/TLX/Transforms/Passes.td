@@ -243,6 +243,48 @@ def TLXCheckHazards : Pass<"tlx-check-hazards", "mlir::ModuleOp"> {
   ];
 }
 
+def TLXPidAddressAnalysis : Pass<"tlx-pid-address-analysis", "mlir::ModuleOp"> {
+  let summary = "Which bytes each program reads and writes, how coalesced, and cross-program writes";
+  let description = [{
+    A sparse forward dataflow analysis (MLIR's framework) over TTIR or TTGIR
+    that tracks, for every integer and pointer value, its dependence on
+    `tt.get_program_id` and on the element index:
+    `value[i] = base + c + sum_a stride_a * pid_a + v + sum_d coef_d * i_d`
+    (bytes for pointers; `base` a kernel argument, `v` a program-independent
+    range such as an scf.for induction variable with constant bounds), through
+    integer arithmetic, `tt.make_range`, `tt.splat`, `tt.broadcast`,
+    `tt.expand_dims`, `tt.addptr` and `ttg.convert_layout`. Loaded values,
+    integer kernel arguments and anything not derived exactly are unknown
+    (known only by a power of two dividing them, from `tt.divisibility`),
+    never guessed.
+
+    Remarks (`remarks=true`), in the form of
+    shared/design/context/pid_address_analysis.md section 7: each
+    program-dependent integer `PID_INFO(axis=0, stride=128, offset=[0,127],
+    elem_range)`, each program-dependent pointer `ADDR_INFO(base=%arg0,
+    axis=0, stride=512, offset=[0,508], coalesced=true)` (bytes), and each
+    global load, store and atomic `PATTERN(PID_AFFINE | PID_INDEPENDENT |
+    UNKNOWN, block_size=<elements>, stride=<bytes per program>,
+    coalesced=<bool>)`; on TTGIR also the bytes a thread moves per access
+    under the layout triton chose (`vector_bytes`), the most the contiguity,
+    divisibility and mask allow (`best_vector_bytes`, triton's coalescing
+    rules) and the reason when the access is uncoalesced or narrower than 16
+    bytes. TMA copies are listed with their descriptor's box.
+
+    A `tt.store` that two different programs provably may both execute on
+    overlapping bytes (the same block in every program, or a per-program
+    stride below the block) is a warning naming the two programs' byte
+    ranges. `report=<file>` appends one JSON line per global access (what
+    `tlx_alias.address_report` reads).
+  }];
+  let options = [
+    Option<"remarks", "remarks", "bool", /*default=*/"true",
+           "Attach the PID_INFO / ADDR_INFO / PATTERN remarks">,
+    Option<"report", "report", "std::string", /*default=*/"\"\"",
+           "Append one JSON line per global access to this file">
+  ];
+}
+
 def TLXLower : Pass<"tlx-lower", "mlir::ModuleOp"> {
   let summary = "The whole TLX storage-alias lowering as one pass";
   let description = [{
