@@ -157,8 +157,8 @@ def _main(argv):
         with output:
             if ok:
                 output.write(printed)
-        if not ok:
-            os.unlink(args.output)  # as mlir-opt: no output file from a failed run
+        if not ok and os.path.isfile(args.output):
+            os.unlink(args.output)  # as mlir-opt: no output file from a failed run (never /dev/null)
     elif ok and not args.verify_diagnostics:
         sys.stdout.write(printed)
     if memory_map_file:

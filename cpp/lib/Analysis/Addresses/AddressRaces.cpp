@@ -104,15 +104,18 @@ std::string findCrossProgramRace(DataFlowSolver &solver, Operation *store,
       if (first != k.end() && *first > 0)
         steps.push_back(k);
     }
-    llvm::stable_sort(steps, [](ArrayRef<int64_t> x, ArrayRef<int64_t> y) {
-      auto weight = [](ArrayRef<int64_t> k) {
-        int64_t w = 0;
-        for (int64_t v : k)
-          w += std::abs(v);
-        return w;
-      };
-      return weight(x) < weight(y);
-    });
+    auto weight = [](ArrayRef<int64_t> k) {
+      int64_t w = 0;
+      for (int64_t v : k)
+        w += std::abs(v);
+      return w;
+    };
+    SmallVector<SmallVector<int64_t>> ordered;
+    for (int64_t w = 1; w <= 2 * n; ++w)
+      for (const SmallVector<int64_t> &k : steps)
+        if (weight(k) == w)
+          ordered.push_back(k);
+    steps = std::move(ordered);
   }
   for (ArrayRef<int64_t> k : steps) {
     int64_t shift = 0;

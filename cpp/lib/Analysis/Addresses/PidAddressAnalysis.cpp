@@ -10,6 +10,9 @@
 #include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/Interfaces/FunctionInterfaces.h"
 
+#include <cstring>
+#include <type_traits>
+
 namespace mlir::triton::tlx::addresses {
 
 SmallVector<int64_t> shapeOf(Type type) {
@@ -112,11 +115,25 @@ void PidAddressAnalysis::setToEntryState(AddressLattice *lattice) {
   propagateIfChanged(lattice, lattice->join(fact));
 }
 
-void PidAddressAnalysis::visitNonControlFlowArguments(
-    Operation *op, const RegionSuccessor &successor, ArrayRef<AddressLattice *> argLattices,
-    unsigned firstIndex) {
-  for (AddressLattice *lattice : argLattices.take_front(firstIndex))
-    setToEntryState(lattice);
+void PidAddressAnalysis::visitNonControlFlowArgumentsImpl(
+    Operation *op, const RegionSuccessor &successor,
+    ArrayRef<dataflow::AbstractSparseLattice *> argLattices, unsigned firstIndex) {
+  // libtriton passed (ValueRange, ArrayRef): the first 16 bytes are the
+  // ValueRange (both are two words passed in the same registers).
+  static_assert(sizeof(ValueRange) == sizeof(argLattices) &&
+                    std::is_trivially_copyable_v<ValueRange>,
+                "ValueRange and ArrayRef are both two words");
+  alignas(ValueRange) char bytes[sizeof(ValueRange)];
+  std::memcpy(bytes, &argLattices, sizeof(ValueRange));
+  for (Value value : *reinterpret_cast<const ValueRange *>(bytes))
+    setToEntryState(static_cast<AddressLattice *>(getLatticeElement(value)));
+}
+
+void PidAddressAnalysis::visitNonControlFlowArgumentsImpl(
+    Operation *op, const RegionSuccessor &successor, ValueRange nonSuccessorInputs,
+    ArrayRef<dataflow::AbstractSparseLattice *> lattices) {
+  for (dataflow::AbstractSparseLattice *lattice : lattices)
+    setToEntryState(static_cast<AddressLattice *>(lattice));
 }
 
 static std::optional<int64_t> fold(Operation *op, int64_t x, int64_t y) {

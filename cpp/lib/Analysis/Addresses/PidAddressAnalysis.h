@@ -23,12 +23,24 @@ public:
   LogicalResult visitOperation(Operation *op, ArrayRef<const AddressLattice *> operands,
                                ArrayRef<AddressLattice *> results) override;
   void setToEntryState(AddressLattice *lattice) override;
-  // Only the arguments before the forwarded ones (an scf.for's induction
-  // variable) are set here; the RegionSuccessor is not read (its layout is
-  // not libtriton's on every triton: the layout gate lists it).
-  void visitNonControlFlowArguments(Operation *op, const RegionSuccessor &successor,
-                                    ArrayRef<AddressLattice *> argLattices,
-                                    unsigned firstIndex) override;
+  // The arguments of a region that no control flow forwards (an scf.for's
+  // induction variable) take their entry state. Every supported libtriton
+  // (3.7.0 to 3.9.0) calls this with the non-forwarded values and their
+  // lattices, (op, successor, ValueRange, ArrayRef<lattice>); the MLIR 22.1.8
+  // headers declare (op, successor, ArrayRef<lattice>, unsigned firstIndex).
+  // Both forms are defined: the one the headers declare overrides, and under
+  // the 22.1.8 form the registers hold libtriton's ValueRange where the
+  // headers put the ArrayRef (decoded there; the successor is never read,
+  // its layout differs: the layout gate lists it).
+#pragma clang diagnostic push
+#pragma clang diagnostic ignored "-Winconsistent-missing-override"
+  void visitNonControlFlowArgumentsImpl(Operation *op, const RegionSuccessor &successor,
+                                        ArrayRef<dataflow::AbstractSparseLattice *> argLattices,
+                                        unsigned firstIndex);
+  void visitNonControlFlowArgumentsImpl(Operation *op, const RegionSuccessor &successor,
+                                        ValueRange nonSuccessorInputs,
+                                        ArrayRef<dataflow::AbstractSparseLattice *> lattices);
+#pragma clang diagnostic pop
 };
 
 /// The fact the solver holds for `value`; unknown when it has none.
