@@ -22,7 +22,8 @@ The package, by layer (each imports only the ones below it; no circle):
 
   public builtins   mem_ops, views, barriers, tma, mma, utility, prefetch,
                     warp_ops, warp_specialize (async_tasks), warp_spec,
-                    layouts, memory_map, memory_map_svg, opt (tlx-opt):
+                    layouts, memory_map, memory_map_svg, address_report,
+                    opt (tlx-opt):
                     TLX-named, they unwrap their arguments and delegate to
   _semantic/        the semantic layer: each op's checks and IR building
                     (TLXSemantic, in Gluon's shape)
@@ -31,6 +32,8 @@ The package, by layer (each imports only the ones below it; no circle):
   _compile_state    what the compile in this thread is tracing (the warps
                     running the code, the async_task replica)
   _hazards          tlx-check-hazards on a kernel's TTGIR, as warnings
+  _addresses        tlx-pid-address-analysis on a kernel's TTGIR: cross-
+                    program writes as warnings, the rows of address_report
   _triton/          everything that touches triton's internals: plugin
                     loading, pass managers and stage hooks, the code
                     generator's `with` visitor, IR building, tensor-memory
@@ -53,6 +56,8 @@ except PluginLoadError:
 # Everything below needs the plugin registered.
 from . import _triton  # noqa: E402
 from ._hazards import AliasHazardWarning  # noqa: E402
+from ._addresses import AddressRaceWarning  # noqa: E402
+from .address_report import address_report, print_address_report  # noqa: E402
 from .layouts import (encoding, nv_mma_shared_layout, swizzled_shared_layout,  # noqa: E402
                       tensor_memory_layout)
 from .mem_ops import (TLXDeprecationWarning, async_load, async_load_commit_group, async_load_wait_group, async_token,  # noqa: E402
@@ -75,7 +80,7 @@ from . import warp_spec  # noqa: E402
 _stages_hook = _triton.install(with_visitors=[(async_tasks, visit_async_tasks)])
 
 __all__ = [
-    "AliasHazardWarning",
+    "AddressRaceWarning", "AliasHazardWarning", "address_report", "print_address_report",
     "SERVED_TRITON", "SUPPORTED_TRITON", "PluginLoadError", "TLXDeprecationWarning", "TritonVersionError", "__version__", "alloc_barriers", "alloc_warp_barrier",
     "async_descriptor_load", "async_descriptor_store", "async_descriptor_store_wait", "async_dot",
     "async_dot_wait", "async_task", "async_task_replica_id", "async_tasks", "barrier_arrive",

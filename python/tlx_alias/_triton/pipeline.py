@@ -17,7 +17,7 @@ import tempfile
 from triton import knobs
 from triton._C.libtriton import ir, passes
 
-from .. import _hazards, _opt
+from .. import _addresses, _hazards, _opt
 from .._version import __version__
 from . import ir as tlx_ir
 from .diagnostics import compilation_error
@@ -48,10 +48,12 @@ def _plugin_key():
 
 def cache_key():
     # TLX_ALIAS_EXACT_VIEWS changes the layouts, so it is part of the key;
-    # TLX_ALIAS_HAZARDS=off stores no findings to replay on a cache hit.
+    # TLX_ALIAS_HAZARDS=off (TLX_ALIAS_ADDRESSES=off) stores no findings to
+    # replay on a cache hit.
     option = exact_views_option()
     hazards = "-hazards-off" if _hazards.mode() == "off" else ""
-    return _plugin_key() + (f"-{option}" if option else "") + hazards
+    addresses = "-addresses-off" if _addresses.mode() == "off" else ""
+    return _plugin_key() + (f"-{option}" if option else "") + hazards + addresses
 
 
 def has_tlx_ops(module):
@@ -282,6 +284,8 @@ class StagesHook:
                 # Reuse hazards, on the final TTGIR (TLX_ALIAS_HAZARDS),
                 # kept for the cache hits to report again (CompilationListener).
                 _hazards.store(metadata, _hazards.check(result, metadata.get("name", "")))
+                # Cross-program writes (TLX_ALIAS_ADDRESSES), kept the same way.
+                _addresses.store(metadata, _addresses.check(result, metadata.get("name", "")))
                 metadata["tlx_memory_map"] = json.dumps(read_memory_map(path))
             return result
 
@@ -311,7 +315,7 @@ class StagesHook:
 
 class CompilationListener:
     """knobs.compilation.listener: on a cache hit, the kernel's hazard
-    findings are reported again (a fresh compile reported them in its ttgir
+    and cross-program write findings are reported again (a fresh compile reported them in its ttgir
     stage); then the listener it replaced, if any."""
 
     def __init__(self, previous):
@@ -320,6 +324,7 @@ class CompilationListener:
     def __call__(self, *, src, metadata, metadata_group, times, cache_hit):
         if cache_hit:
             _hazards.replay(metadata)
+            _addresses.replay(metadata)
         if self.previous is not None:
             self.previous(src=src, metadata=metadata, metadata_group=metadata_group, times=times,
                           cache_hit=cache_hit)

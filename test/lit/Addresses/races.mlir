@@ -6,10 +6,23 @@
 // depends on the program, a loaded offset).
 
 tt.func @same_block(%out: !tt.ptr<f32>, %x: tensor<128xf32>) {
+  %pid = tt.get_program_id x : i32
   %r = tt.make_range {start = 0 : i32, end = 128 : i32} : tensor<128xi32>
   %p = tt.splat %out : !tt.ptr<f32> -> tensor<128x!tt.ptr<f32>>
   %ptrs = tt.addptr %p, %r : tensor<128x!tt.ptr<f32>>, tensor<128xi32>
+  // Every program stores to the same block.
   // expected-warning @below {{two programs may store to the same bytes of %arg0: program {pid0=0} bytes [0, 511] and program {pid0=1} bytes [0, 511] overlap}}
+  tt.store %ptrs, %x : tensor<128x!tt.ptr<f32>>
+  tt.return
+}
+
+// -----
+
+// A kernel that never reads its program id runs as one program (grid (1,)).
+tt.func @single_program(%out: !tt.ptr<f32>, %x: tensor<128xf32>) {
+  %r = tt.make_range {start = 0 : i32, end = 128 : i32} : tensor<128xi32>
+  %p = tt.splat %out : !tt.ptr<f32> -> tensor<128x!tt.ptr<f32>>
+  %ptrs = tt.addptr %p, %r : tensor<128x!tt.ptr<f32>>, tensor<128xi32>
   tt.store %ptrs, %x : tensor<128x!tt.ptr<f32>>
   tt.return
 }

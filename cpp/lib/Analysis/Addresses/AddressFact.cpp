@@ -6,6 +6,7 @@
 #include "AddressFact.h"
 
 #include "llvm/Support/MathExtras.h"
+#include "llvm/Support/raw_ostream.h"
 
 namespace mlir::triton::tlx::addresses {
 
@@ -46,6 +47,8 @@ AddressFact AddressFact::uniform(ArrayRef<int64_t> shape, bool mayVary, int64_t 
 
 AddressFact AddressFact::unknown(ArrayRef<int64_t> shape) {
   AddressFact fact = uniform(shape, /*mayVary=*/true, 1);
+  if (shape.empty())
+    return fact; // a scalar is the same for its one element
   fact.elemKnown = false;
   fact.coef.clear();
   return fact;
@@ -135,7 +138,7 @@ AddressFact AddressFact::join(const AddressFact &lhs, const AddressFact &rhs) {
   } else {
     for (auto [mine, theirs] : llvm::zip(r.coef, rhs.coef))
       if (!(mine == theirs))
-        mine = Coef::unknown(std::min(mine.divisor, theirs.divisor));
+        mine = Coef::unknown(std::min(mine.allValuesDivisor(), theirs.allValuesDivisor()));
   }
   return canonical(r);
 }
@@ -171,8 +174,12 @@ AddressFact add(const AddressFact &a, const AddressFact &b, ArrayRef<int64_t> sh
     int64_t sum;
     if (x.known && y.known && checkedAdd(x.value, y.value, sum))
       r.coef[d] = Coef::exact(sum);
+    else if (y.isZero())
+      r.coef[d] = x;
+    else if (x.isZero())
+      r.coef[d] = y;
     else
-      r.coef[d] = Coef::unknown(std::min(x.divisor, y.divisor));
+      r.coef[d] = Coef::unknown(std::min(x.allValuesDivisor(), y.allValuesDivisor()));
   }
   return canonical(r);
 }
@@ -195,8 +202,10 @@ AddressFact scale(const AddressFact &a, int64_t k) {
     int64_t product;
     if (coef.known && !llvm::MulOverflow(coef.value, k, product))
       coef = Coef::exact(product);
+    else if (!coef.known && coef.contig > 1 && !llvm::MulOverflow(coef.step, k, product))
+      coef = Coef::runs(multiplyDivisors(coef.divisor, kDivisor), product, coef.contig);
     else
-      coef = Coef::unknown(multiplyDivisors(coef.divisor, kDivisor));
+      coef = Coef::unknown(multiplyDivisors(coef.allValuesDivisor(), kDivisor));
   }
   return canonical(r);
 }
@@ -223,7 +232,7 @@ AddressFact multiply(const AddressFact &a, const AddressFact &b, ArrayRef<int64_
   for (size_t d = 0; d < shape.size(); ++d)
     r.coef[d] = varying.coef[d].isZero()
                     ? Coef::exact(0)
-                    : Coef::unknown(multiplyDivisors(varying.coef[d].divisor,
+                    : Coef::unknown(multiplyDivisors(varying.coef[d].allValuesDivisor(),
                                                      factor.uniformDivisor));
   return r;
 }
@@ -256,6 +265,33 @@ AddressFact expandDims(const AddressFact &a, int axis, ArrayRef<int64_t> shape) 
     return canonical(r);
   }
   r.coef.insert(r.coef.begin() + axis, Coef::exact(0));
+  return r;
+}
+
+AddressFact remainder(const AddressFact &a, const AddressFact &m, ArrayRef<int64_t> shape) {
+  // (u + k * i_d) % m along one dimension d: runs of consecutive values
+  // (k = 1) as long as a multiple of m cannot fall inside, i.e. of the
+  // power of two dividing both u and m, starting at multiples of it.
+  AddressFact r = AddressFact::unknown(shape);
+  r.mayVary = a.mayVary || m.mayVary;
+  if (!a.elemKnown || a.coef.size() != shape.size() || !m.isUniformAcrossElements())
+    return r;
+  int dim = -1;
+  for (size_t d = 0; d < shape.size(); ++d)
+    if (shape[d] > 1 && !a.coef[d].isZero()) {
+      if (dim >= 0 || !a.coef[d].known)
+        return r;
+      dim = int(d);
+    }
+  if (dim < 0)
+    return r;
+  int64_t g = std::min(a.uniformDivisor, m.uniformDivisor);
+  r = AddressFact::constant(shape, 0);
+  r.affine = true; // c = 0: the whole value is the dimension's contribution
+  r.mayVary = a.mayVary || m.mayVary;
+  int64_t k = a.coef[dim].value;
+  r.coef[dim] = k == 1 ? Coef::runs(g, 1, std::min<int64_t>(g, shape[dim]))
+                       : Coef::unknown(std::min(g, powerOfTwoDivisor(k)));
   return r;
 }
 

@@ -15,7 +15,6 @@
 // (strides passed at run time). Nothing here is ever a guess: what is not
 // derived exactly is marked unknown.
 
-#include "mlir/Analysis/DataFlow/SparseAnalysis.h"
 #include "mlir/IR/Value.h"
 #include "llvm/ADT/SmallVector.h"
 
@@ -30,15 +29,29 @@ int64_t powerOfTwoDivisor(int64_t value);
 /// a * b for powers of two, saturating at kMaxDivisor.
 int64_t multiplyDivisors(int64_t a, int64_t b);
 
+/// The contribution of one dimension's index: exact (coef * i), or not
+/// affine: runs of `contig` elements stepping by `step` (a remainder by a
+/// run-time size: (start + i) % M), each run's start a multiple of
+/// `divisor` (contig 1: every value is one).
 struct Coef {
   bool known = true;
-  int64_t value = 0;           // when known
-  int64_t divisor = kMaxDivisor; // a power of two dividing it
-  static Coef exact(int64_t value) { return {true, value, powerOfTwoDivisor(value)}; }
-  static Coef unknown(int64_t divisor) { return {false, 0, divisor}; }
+  int64_t value = 0;             // when known
+  int64_t divisor = kMaxDivisor; // a power of two dividing it (run starts)
+  int64_t step = 0;              // unknown: the step within runs
+  int64_t contig = 1;            // unknown: the length of runs
+  static Coef exact(int64_t value) { return {true, value, powerOfTwoDivisor(value), 0, 1}; }
+  static Coef unknown(int64_t divisor) { return {false, 0, divisor, 0, 1}; }
+  static Coef runs(int64_t divisor, int64_t step, int64_t contig) {
+    return contig > 1 ? Coef{false, 0, divisor, step, contig} : unknown(divisor);
+  }
+  /// A power of two dividing every value, not only run starts.
+  int64_t allValuesDivisor() const {
+    return contig > 1 ? std::min(divisor, powerOfTwoDivisor(step)) : divisor;
+  }
   bool isZero() const { return known && value == 0; }
   bool operator==(const Coef &other) const {
-    return known == other.known && value == other.value && divisor == other.divisor;
+    return known == other.known && value == other.value && divisor == other.divisor &&
+           step == other.step && contig == other.contig;
   }
 };
 
@@ -82,8 +95,8 @@ AddressFact scale(const AddressFact &a, int64_t k);
 AddressFact multiply(const AddressFact &a, const AddressFact &b, ArrayRef<int64_t> shape);
 AddressFact reshapeTo(const AddressFact &a, ArrayRef<int64_t> shape); // splat/broadcast
 AddressFact expandDims(const AddressFact &a, int axis, ArrayRef<int64_t> shape);
-
-using AddressLattice = dataflow::Lattice<AddressFact>;
+/// a % m for m the same in every element (arith.remsi/remui).
+AddressFact remainder(const AddressFact &a, const AddressFact &m, ArrayRef<int64_t> shape);
 
 } // namespace mlir::triton::tlx::addresses
 

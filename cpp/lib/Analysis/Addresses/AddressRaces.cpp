@@ -15,15 +15,15 @@ namespace mlir::triton::tlx::addresses {
 
 // Whether every program reaches `op` alike: the loops and branches around it
 // do not depend on the program id.
-static bool reachedByEveryProgram(DataFlowSolver &solver, Operation *op) {
+static bool reachedByEveryProgram(const AddressFacts &facts, Operation *op) {
   for (Operation *parent = op->getParentOp(); parent && !isa<FunctionOpInterface>(parent);
        parent = parent->getParentOp()) {
     if (auto loop = dyn_cast<scf::ForOp>(parent)) {
       for (Value bound : {loop.getLowerBound(), loop.getUpperBound(), loop.getStep()})
-        if (factOf(solver, bound).mayVary)
+        if (facts.get(bound).mayVary)
           return false;
     } else if (auto branch = dyn_cast<scf::IfOp>(parent)) {
-      if (factOf(solver, branch.getCondition()).mayVary)
+      if (facts.get(branch.getCondition()).mayVary)
         return false;
     } else if (!isOpNamed(parent, ttg_names::kWarpSpecialize) &&
                !isOpNamed(parent, ttg_names::kWarpSpecializePartitions)) {
@@ -64,13 +64,13 @@ static bool overlapsShifted(ArrayRef<int64_t> offsets, int64_t shift, int64_t el
   return false;
 }
 
-std::string findCrossProgramRace(DataFlowSolver &solver, Operation *store,
+std::string findCrossProgramRace(const AddressFacts &facts, Operation *store,
                                  const AddressFact &ptr, int64_t elementBytes, Value mask) {
   if (!ptr.isExact() || !ptr.base || ptr.vlo != ptr.vhi || elementBytes <= 0 ||
-      !reachedByEveryProgram(solver, store))
+      !reachedByEveryProgram(facts, store))
     return "";
   if (mask) {
-    AddressFact maskFact = factOf(solver, mask);
+    AddressFact maskFact = facts.get(mask);
     bool allTrue = maskFact.isConstant() && maskFact.c != 0;
     // A mask the same in every program keeps the same elements in each:
     // enough when every program writes the same bytes, not otherwise.

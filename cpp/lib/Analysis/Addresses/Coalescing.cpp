@@ -19,14 +19,14 @@ static std::string listText(ArrayRef<int64_t> values) {
   return text + "]";
 }
 
-int64_t maskRun(DataFlowSolver &solver, Value mask, int dim, int depth) {
+int64_t maskRun(const AddressFacts &facts, Value mask, int dim, int depth) {
   if (!mask)
     return kMaxDivisor;
   SmallVector<int64_t> shape = shapeOf(mask.getType());
   if (dim < 0 || dim >= int(shape.size()))
     return kMaxDivisor; // a scalar mask
   int64_t size = shape[dim];
-  AddressFact fact = factOf(solver, mask);
+  AddressFact fact = facts.get(mask);
   if (fact.elemKnown && fact.coef.size() == shape.size() && fact.coef[dim].isZero())
     return size;
   Operation *def = mask.getDefiningOp();
@@ -34,27 +34,27 @@ int64_t maskRun(DataFlowSolver &solver, Value mask, int dim, int depth) {
     return 1;
   StringRef name = def->getName().getStringRef();
   if (isa<arith::AndIOp, arith::OrIOp, arith::XOrIOp>(def))
-    return std::min(maskRun(solver, def->getOperand(0), dim, depth + 1),
-                    maskRun(solver, def->getOperand(1), dim, depth + 1));
+    return std::min(maskRun(facts, def->getOperand(0), dim, depth + 1),
+                    maskRun(facts, def->getOperand(1), dim, depth + 1));
   if (name == ttg_names::kConvertLayout)
-    return maskRun(solver, def->getOperand(0), dim, depth + 1);
+    return maskRun(facts, def->getOperand(0), dim, depth + 1);
   if (name == tt_names::kSplat)
     return size;
   if (name == tt_names::kBroadcast) {
     SmallVector<int64_t> source = shapeOf(def->getOperand(0).getType());
     if (dim < int(source.size()) && source[dim] == 1)
       return size;
-    return maskRun(solver, def->getOperand(0), dim, depth + 1);
+    return maskRun(facts, def->getOperand(0), dim, depth + 1);
   }
   if (std::optional<int> axis = getExpandDimsAxis(def)) {
     if (*axis == dim)
       return size;
-    return maskRun(solver, def->getOperand(0), dim > *axis ? dim - 1 : dim, depth + 1);
+    return maskRun(facts, def->getOperand(0), dim > *axis ? dim - 1 : dim, depth + 1);
   }
   if (isa<arith::CmpIOp>(def)) {
     // a < b: constant over runs where a - b steps by one from a multiple of
     // the divisor of its uniform part (triton's AxisInfo, cmpi).
-    AddressFact a = factOf(solver, def->getOperand(0)), b = factOf(solver, def->getOperand(1));
+    AddressFact a = facts.get(def->getOperand(0)), b = facts.get(def->getOperand(1));
     if (!a.elemKnown || !b.elemKnown || a.coef.size() != shape.size() ||
         b.coef.size() != shape.size())
       return 1;
@@ -74,13 +74,21 @@ int64_t maskRun(DataFlowSolver &solver, Value mask, int dim, int depth) {
   return 1;
 }
 
-// The dimension whose elements are consecutive in memory (the longest one;
+// Elements in a row along `dim` that are consecutive in memory.
+static int64_t contiguity(const AddressFact &ptr, int dim, int64_t elementBytes) {
+  const Coef &k = ptr.coef[dim];
+  if (k.known)
+    return k.value == elementBytes ? ptr.shape[dim] : 1;
+  return k.step == elementBytes ? std::min(k.contig, ptr.shape[dim]) : 1;
+}
+
+// The dimension whose elements are consecutive in memory (the longest run;
 // the last among equals, as triton's getOrderFromContiguity), or -1.
 static int contiguousDimension(const AddressFact &ptr, int64_t elementBytes) {
   int best = -1;
   for (int d = 0; d < int(ptr.shape.size()); ++d)
-    if (ptr.shape[d] > 1 && ptr.coef[d].known && ptr.coef[d].value == elementBytes &&
-        (best < 0 || ptr.shape[d] >= ptr.shape[best]))
+    if (ptr.shape[d] > 1 && contiguity(ptr, d, elementBytes) > 1 &&
+        (best < 0 || contiguity(ptr, d, elementBytes) >= contiguity(ptr, best, elementBytes)))
       best = d;
   return best;
 }
@@ -95,7 +103,7 @@ static std::string stridesText(const AddressFact &ptr, int64_t elementBytes) {
   return text + "]";
 }
 
-Coalescing analyzeCoalescing(DataFlowSolver &solver, const AddressFact &ptr,
+Coalescing analyzeCoalescing(const AddressFacts &facts, const AddressFact &ptr,
                              int64_t elementBytes, Type type, Value mask, int64_t threads) {
   Coalescing result;
   result.bestVectorBytes = elementBytes;
@@ -116,14 +124,18 @@ Coalescing analyzeCoalescing(DataFlowSolver &solver, const AddressFact &ptr,
     result.reason = "no dimension is contiguous: element strides " + stridesText(ptr, elementBytes);
     return result;
   }
+  // Runs start at the uniform part plus the other dimensions' terms (and,
+  // for a remainder's runs, at multiples of their own divisor).
   int64_t divisor = std::min(ptr.baseDivisor, ptr.uniformDivisor);
+  if (!ptr.coef[dim].known)
+    divisor = std::min(divisor, ptr.coef[dim].divisor);
   for (int d = 0; d < int(ptr.shape.size()); ++d)
     if (d != dim && ptr.shape[d] > 1)
-      divisor = std::min(divisor, ptr.coef[d].divisor);
+      divisor = std::min(divisor, ptr.coef[d].allValuesDivisor());
   int64_t cap = std::max<int64_t>(1, 16 / elementBytes);
   int64_t byDivisor = std::max<int64_t>(1, divisor / elementBytes);
-  int64_t byContiguity = ptr.shape[dim];
-  int64_t byMask = maskRun(solver, mask, dim);
+  int64_t byContiguity = contiguity(ptr, dim, elementBytes);
+  int64_t byMask = maskRun(facts, mask, dim);
   int64_t alignment = std::min({byDivisor, byContiguity, byMask});
   int64_t perThread = std::min(alignment, cap);
   int64_t elements = 1;

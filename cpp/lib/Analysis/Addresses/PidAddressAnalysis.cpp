@@ -21,12 +21,20 @@ SmallVector<int64_t> shapeOf(Type type) {
   return {};
 }
 
-AddressFact factOf(DataFlowSolver &solver, Value value) {
-  if (value)
-    if (const AddressLattice *lattice = solver.lookupState<AddressLattice>(value))
-      if (lattice->getValue().initialized)
-        return lattice->getValue();
+AddressFact AddressFacts::get(Value value) const {
+  auto it = value ? facts.find(value) : facts.end();
+  if (it != facts.end() && it->second.initialized)
+    return it->second;
   return AddressFact::unknown(value ? shapeOf(value.getType()) : SmallVector<int64_t>{});
+}
+
+bool AddressFacts::set(Value value, const AddressFact &fact) {
+  AddressFact &slot = facts[value];
+  AddressFact joined = AddressFact::join(slot, fact);
+  if (joined == slot)
+    return false;
+  slot = joined;
+  return true;
 }
 
 static std::optional<int64_t> constantInt(Value value, int depth = 0) {
@@ -90,50 +98,20 @@ static AddressFact inductionVariable(scf::ForOp loop) {
                                        structuralDivisor(loop.getStep())));
 }
 
-void PidAddressAnalysis::setToEntryState(AddressLattice *lattice) {
-  Value value = lattice->getAnchor();
-  SmallVector<int64_t> shape = shapeOf(value.getType());
+// A kernel argument: the same in every program.
+static AddressFact argumentFact(BlockArgument arg) {
+  SmallVector<int64_t> shape = shapeOf(arg.getType());
   AddressFact fact = AddressFact::unknown(shape);
-  if (auto arg = dyn_cast<BlockArgument>(value)) {
-    Operation *owner = arg.getOwner()->getParentOp();
-    if (arg.getOwner()->isEntryBlock() && isa_and_nonnull<FunctionOpInterface>(owner)) {
-      // A kernel argument: the same in every program.
-      if (isTritonPointer(value.getType())) {
-        fact = AddressFact::constant(shape, 0);
-        fact.base = value;
-        fact.baseDivisor = getArgumentDivisibility(value);
-      } else if (shape.empty()) {
-        fact = AddressFact::uniform(shape, false, getArgumentDivisibility(value));
-      } else {
-        fact.mayVary = false;
-      }
-    } else if (auto loop = dyn_cast_or_null<scf::ForOp>(owner)) {
-      if (arg == loop.getInductionVar())
-        fact = inductionVariable(loop);
-    }
+  if (isTritonPointer(arg.getType())) {
+    fact = AddressFact::constant(shape, 0);
+    fact.base = arg;
+    fact.baseDivisor = getArgumentDivisibility(arg);
+  } else if (shape.empty()) {
+    fact = AddressFact::uniform(shape, false, getArgumentDivisibility(arg));
+  } else {
+    fact.mayVary = false;
   }
-  propagateIfChanged(lattice, lattice->join(fact));
-}
-
-void PidAddressAnalysis::visitNonControlFlowArgumentsImpl(
-    Operation *op, const RegionSuccessor &successor,
-    ArrayRef<dataflow::AbstractSparseLattice *> argLattices, unsigned firstIndex) {
-  // libtriton passed (ValueRange, ArrayRef): the first 16 bytes are the
-  // ValueRange (both are two words passed in the same registers).
-  static_assert(sizeof(ValueRange) == sizeof(argLattices) &&
-                    std::is_trivially_copyable_v<ValueRange>,
-                "ValueRange and ArrayRef are both two words");
-  alignas(ValueRange) char bytes[sizeof(ValueRange)];
-  std::memcpy(bytes, &argLattices, sizeof(ValueRange));
-  for (Value value : *reinterpret_cast<const ValueRange *>(bytes))
-    setToEntryState(static_cast<AddressLattice *>(getLatticeElement(value)));
-}
-
-void PidAddressAnalysis::visitNonControlFlowArgumentsImpl(
-    Operation *op, const RegionSuccessor &successor, ValueRange nonSuccessorInputs,
-    ArrayRef<dataflow::AbstractSparseLattice *> lattices) {
-  for (dataflow::AbstractSparseLattice *lattice : lattices)
-    setToEntryState(static_cast<AddressLattice *>(lattice));
+  return fact;
 }
 
 static std::optional<int64_t> fold(Operation *op, int64_t x, int64_t y) {
@@ -154,17 +132,15 @@ static std::optional<int64_t> fold(Operation *op, int64_t x, int64_t y) {
 
 // arith ops without an affine rule: folded when constant; the same for every
 // element when every operand is; else unknown.
-static AddressFact otherArith(Operation *op, ArrayRef<const AddressLattice *> operands,
+static AddressFact otherArith(Operation *op, ArrayRef<AddressFact> operands,
                               ArrayRef<int64_t> shape) {
   bool uniform = true, mayVary = false;
-  for (const AddressLattice *operand : operands) {
-    uniform = uniform && operand->getValue().isUniformAcrossElements();
-    mayVary = mayVary || operand->getValue().mayVary;
+  for (const AddressFact &operand : operands) {
+    uniform = uniform && operand.isUniformAcrossElements();
+    mayVary = mayVary || operand.mayVary;
   }
-  if (operands.size() == 2 && operands[0]->getValue().isConstant() &&
-      operands[1]->getValue().isConstant())
-    if (std::optional<int64_t> folded =
-            fold(op, operands[0]->getValue().c, operands[1]->getValue().c))
+  if (operands.size() == 2 && operands[0].isConstant() && operands[1].isConstant())
+    if (std::optional<int64_t> folded = fold(op, operands[0].c, operands[1].c))
       return AddressFact::constant(shape, *folded);
   if (uniform)
     return AddressFact::uniform(shape, mayVary, 1);
@@ -187,44 +163,31 @@ static AddressFact constantFact(arith::ConstantOp op, ArrayRef<int64_t> shape) {
   return fact;
 }
 
-LogicalResult PidAddressAnalysis::visitOperation(Operation *op,
-                                                 ArrayRef<const AddressLattice *> operands,
-                                                 ArrayRef<AddressLattice *> results) {
-  if (results.empty())
-    return success();
+// The fact of an op's results from its operands' facts.
+static AddressFact transfer(Operation *op, ArrayRef<AddressFact> operands) {
   SmallVector<int64_t> shape = shapeOf(op->getResult(0).getType());
-  auto setAll = [&](const AddressFact &fact) {
-    for (AddressLattice *result : results)
-      propagateIfChanged(result, result->join(fact));
-  };
-  auto operand = [&](unsigned i) -> const AddressFact & { return operands[i]->getValue(); };
+  AddressFact out;
+  auto setAll = [&](const AddressFact &fact) { out = fact; };
+  auto operand = [&](unsigned i) -> const AddressFact & { return operands[i]; };
   if (std::optional<int> axis = getProgramIdAxis(op)) {
     AddressFact fact = AddressFact::constant(shape, 0);
     fact.pid[std::clamp(*axis, 0, 2)] = 1;
     fact.mayVary = true;
     fact.uniformDivisor = 1;
-    setAll(fact);
-    return success();
+    return fact;
   }
   if (isOpNamed(op, tt_names::kGetNumPrograms)) {
-    setAll(AddressFact::uniform(shape, false, 1));
-    return success();
+    return AddressFact::uniform(shape, false, 1);
   }
   if (std::optional<std::pair<int64_t, int64_t>> range = getMakeRangeBounds(op)) {
     AddressFact fact = AddressFact::constant(shape, range->first);
     if (!fact.coef.empty())
       fact.coef[0] = Coef::exact(1);
-    setAll(fact);
-    return success();
+    return fact;
   }
   if (auto constant = dyn_cast<arith::ConstantOp>(op)) {
-    setAll(constantFact(constant, shape));
-    return success();
+    return constantFact(constant, shape);
   }
-  // Everything below reads its operands: wait until they have a fact.
-  for (const AddressLattice *lattice : operands)
-    if (!lattice->getValue().initialized)
-      return success();
   StringRef name = op->getName().getStringRef();
   if (isa<arith::AddIOp>(op))
     setAll(add(operand(0), operand(1), shape));
@@ -232,6 +195,8 @@ LogicalResult PidAddressAnalysis::visitOperation(Operation *op,
     setAll(add(operand(0), negate(operand(1)), shape));
   else if (isa<arith::MulIOp>(op))
     setAll(multiply(operand(0), operand(1), shape));
+  else if (isa<arith::RemSIOp, arith::RemUIOp>(op) && !operand(1).isConstant())
+    setAll(remainder(operand(0), operand(1), shape));
   else if (isa<arith::ShLIOp>(op) && operand(1).isConstant() && operand(1).c >= 0 &&
            operand(1).c < 62)
     setAll(scale(operand(0), int64_t(1) << operand(1).c));
@@ -264,7 +229,101 @@ LogicalResult PidAddressAnalysis::visitOperation(Operation *op,
   } else {
     setAll(shape.empty() ? AddressFact::uniform(shape, true, 1) : AddressFact::unknown(shape));
   }
-  return success();
+  return out;
+}
+
+AddressFacts::AddressFacts(ModuleOp module) {
+  module.walk([&](FunctionOpInterface func) {
+    if (func.isExternal())
+      return WalkResult::skip();
+    Block &entry = func.getFunctionBody().front();
+    for (BlockArgument arg : entry.getArguments())
+      set(arg, argumentFact(arg));
+    for (Block &block : func.getFunctionBody())
+      visitBlock(block);
+    return WalkResult::skip();
+  });
+}
+
+void AddressFacts::visitBlock(Block &block) {
+  for (Operation &op : block)
+    visitOp(&op);
+}
+
+void AddressFacts::visitOp(Operation *op) {
+  if (isa<scf::ForOp>(op))
+    return visitFor(op);
+  if (isa<scf::IfOp>(op))
+    return visitIf(op);
+  if (op->getNumRegions())
+    return visitOtherRegions(op);
+  if (op->getNumResults() == 0)
+    return;
+  SmallVector<AddressFact> operands;
+  for (Value operand : op->getOperands())
+    operands.push_back(get(operand));
+  AddressFact fact = transfer(op, operands);
+  for (Value result : op->getResults())
+    set(result, fact.initialized ? fact : AddressFact::unknown(shapeOf(result.getType())));
+}
+
+// Carried values start as the inits and take the yielded values until
+// nothing changes (joins only lose knowledge: a few rounds); a loop that
+// does not settle within the bound leaves them unknown.
+void AddressFacts::visitFor(Operation *op) {
+  auto loop = cast<scf::ForOp>(op);
+  Block &body = *loop.getBody();
+  set(loop.getInductionVar(), inductionVariable(loop));
+  for (auto [arg, init] : llvm::zip(loop.getRegionIterArgs(), loop.getInitArgs()))
+    set(arg, get(init));
+  Operation *yield = body.getTerminator();
+  bool settled = false;
+  for (int round = 0; round < 16 && !settled; ++round) {
+    visitBlock(body);
+    settled = true;
+    for (auto [arg, next] : llvm::zip(loop.getRegionIterArgs(), yield->getOperands()))
+      settled &= !set(arg, get(next));
+  }
+  if (!settled)
+    for (BlockArgument arg : loop.getRegionIterArgs())
+      facts[arg] = AddressFact::unknown(shapeOf(arg.getType()));
+  for (auto [result, arg] : llvm::zip(loop.getResults(), loop.getRegionIterArgs()))
+    set(result, get(arg));
+}
+
+void AddressFacts::visitIf(Operation *op) {
+  auto branch = cast<scf::IfOp>(op);
+  for (Region &region : op->getRegions()) {
+    if (region.empty())
+      continue;
+    visitBlock(region.front());
+    Operation *yield = region.front().getTerminator();
+    for (auto [result, value] : llvm::zip(branch.getResults(), yield->getOperands()))
+      set(result, get(value));
+  }
+  bool mayVary = get(branch.getCondition()).mayVary;
+  for (Value result : branch.getResults()) {
+    AddressFact fact = get(result);
+    fact.mayVary = fact.mayVary || mayVary;
+    facts[result] = fact;
+  }
+}
+
+// Other ops with regions (scf.while, warp_specialize, reductions): their
+// block arguments are unknown, except a warp_specialize partition's, which
+// are its captures; their results are unknown.
+void AddressFacts::visitOtherRegions(Operation *op) {
+  bool partitions = isOpNamed(op, ttg_names::kWarpSpecializePartitions);
+  for (Region &region : op->getRegions())
+    for (Block &block : region) {
+      for (BlockArgument arg : block.getArguments())
+        set(arg, partitions && arg.getArgNumber() < op->getNumOperands()
+                     ? get(op->getOperand(arg.getArgNumber()))
+                     : AddressFact::unknown(shapeOf(arg.getType())));
+      visitBlock(block);
+    }
+  for (Value result : op->getResults())
+    set(result, AddressFact::unknown(shapeOf(result.getType())));
 }
 
 std::string baseName(Value base, bool preferSourceName) {

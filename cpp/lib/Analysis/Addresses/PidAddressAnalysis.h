@@ -9,42 +9,36 @@
 
 #include "AddressFact.h"
 
-#include "mlir/Analysis/DataFlowFramework.h"
+#include "mlir/IR/BuiltinOps.h"
+#include "llvm/ADT/DenseMap.h"
 
 #include <string>
 
 namespace mlir::triton::tlx::addresses {
 
-class PidAddressAnalysis
-    : public dataflow::SparseForwardDataFlowAnalysis<AddressLattice> {
+/// The facts of every value of a module: a forward fixpoint over its
+/// functions in program order, loops (scf.for) iterated until their carried
+/// values stop changing, branches (scf.if) joined, the partitions of a
+/// warp_specialize given their captures' facts. The lattice (AddressFact:
+/// join, ==) is the one MLIR's sparse dataflow framework takes; the
+/// framework itself is not used: its RegionSuccessor and
+/// visitNonControlFlowArgumentsImpl differ between the MLIR 22.1.8 headers
+/// and every supported libtriton (the layout gate rejects them).
+class AddressFacts {
 public:
-  using SparseForwardDataFlowAnalysis::SparseForwardDataFlowAnalysis;
+  explicit AddressFacts(ModuleOp module);
+  /// The fact of `value`; unknown when it has none.
+  AddressFact get(Value value) const;
 
-  LogicalResult visitOperation(Operation *op, ArrayRef<const AddressLattice *> operands,
-                               ArrayRef<AddressLattice *> results) override;
-  void setToEntryState(AddressLattice *lattice) override;
-  // The arguments of a region that no control flow forwards (an scf.for's
-  // induction variable) take their entry state. Every supported libtriton
-  // (3.7.0 to 3.9.0) calls this with the non-forwarded values and their
-  // lattices, (op, successor, ValueRange, ArrayRef<lattice>); the MLIR 22.1.8
-  // headers declare (op, successor, ArrayRef<lattice>, unsigned firstIndex).
-  // Both forms are defined: the one the headers declare overrides, and under
-  // the 22.1.8 form the registers hold libtriton's ValueRange where the
-  // headers put the ArrayRef (decoded there; the successor is never read,
-  // its layout differs: the layout gate lists it).
-#pragma clang diagnostic push
-#pragma clang diagnostic ignored "-Winconsistent-missing-override"
-  void visitNonControlFlowArgumentsImpl(Operation *op, const RegionSuccessor &successor,
-                                        ArrayRef<dataflow::AbstractSparseLattice *> argLattices,
-                                        unsigned firstIndex);
-  void visitNonControlFlowArgumentsImpl(Operation *op, const RegionSuccessor &successor,
-                                        ValueRange nonSuccessorInputs,
-                                        ArrayRef<dataflow::AbstractSparseLattice *> lattices);
-#pragma clang diagnostic pop
+private:
+  void visitBlock(Block &block);
+  void visitOp(Operation *op);
+  void visitFor(Operation *op);
+  void visitIf(Operation *op);
+  void visitOtherRegions(Operation *op);
+  bool set(Value value, const AddressFact &fact); // joins; true when it changed
+  llvm::DenseMap<Value, AddressFact> facts;
 };
-
-/// The fact the solver holds for `value`; unknown when it has none.
-AddressFact factOf(DataFlowSolver &solver, Value value);
 
 /// Shape of a tensor type ({} for scalars).
 SmallVector<int64_t> shapeOf(Type type);
@@ -60,18 +54,18 @@ struct Coalescing {
 
 /// Elements along `dim` over which `mask` stays constant (a divisor of the
 /// runs triton can vectorize through); kMaxDivisor without a mask.
-int64_t maskRun(DataFlowSolver &solver, Value mask, int dim, int depth = 0);
+int64_t maskRun(const AddressFacts &facts, Value mask, int dim, int depth = 0);
 
 /// The coalescing of an access through pointers of fact `ptr` (bytes),
 /// `elementBytes` each, of type `type` (its layout, on TTGIR), run by
 /// `threads` threads (0: unknown).
-Coalescing analyzeCoalescing(DataFlowSolver &solver, const AddressFact &ptr,
+Coalescing analyzeCoalescing(const AddressFacts &facts, const AddressFact &ptr,
                              int64_t elementBytes, Type type, Value mask,
                              int64_t threads);
 
 /// The message of a cross-program write race of `store` (a tt.store), when
 /// two program ids provably may write overlapping bytes; "" otherwise.
-std::string findCrossProgramRace(DataFlowSolver &solver, Operation *store,
+std::string findCrossProgramRace(const AddressFacts &facts, Operation *store,
                                  const AddressFact &ptr, int64_t elementBytes,
                                  Value mask);
 

@@ -9,9 +9,8 @@
 #include "tlx_alias/Dialect/TLX/Transforms/Passes.h"
 #include "tlx_alias/Support/Location.h"
 
-#include "mlir/Analysis/DataFlow/ConstantPropagationAnalysis.h"
-#include "mlir/Analysis/DataFlow/DeadCodeAnalysis.h"
 #include "mlir/IR/TypeUtilities.h"
+#include "mlir/Interfaces/FunctionInterfaces.h"
 #include "llvm/Support/FileSystem.h"
 
 namespace mlir::triton::tlx {
@@ -77,23 +76,26 @@ struct TLXPidAddressAnalysisPass
 
   void runOnOperation() override {
     ModuleOp module = getOperation();
-    DataFlowSolver solver;
-    solver.load<dataflow::DeadCodeAnalysis>();
-    solver.load<dataflow::SparseConstantPropagation>();
-    solver.load<PidAddressAnalysis>();
-    if (failed(solver.initializeAndRun(module))) {
-      module.emitError("tlx-pid-address-analysis: the dataflow analysis failed");
-      return signalPassFailure();
-    }
+    AddressFacts facts(module);
+    // A kernel that never reads its program id is taken to run as one
+    // program (grid (1,)): its stores are not compared across programs.
+    DenseSet<Operation *> readsProgramId;
+    module.walk([&](Operation *op) {
+      if (getProgramIdAxis(op))
+        if (auto func = op->getParentOfType<FunctionOpInterface>())
+          readsProgramId.insert(func);
+    });
     std::string lines;
     module.walk([&](Operation *op) {
       if (std::optional<GlobalAccess> access = getGlobalAccess(op)) {
-        AccessReport report = describeAccess(solver, op, *access);
+        AccessReport report = describeAccess(facts, op, *access);
         if (remarks)
           op->emitRemark(patternText(report));
         lines += jsonLine(op, report);
-        if (op->getName().getStringRef() == tt_names::kStore && access->ptr) {
-          std::string race = findCrossProgramRace(solver, op, factOf(solver, access->ptr),
+        auto func = op->getParentOfType<FunctionOpInterface>();
+        if (op->getName().getStringRef() == tt_names::kStore && access->ptr &&
+            readsProgramId.contains(func)) {
+          std::string race = findCrossProgramRace(facts, op, facts.get(access->ptr),
                                                   getPointeeBytes(access->ptr.getType()),
                                                   access->mask);
           if (!race.empty())
@@ -102,7 +104,7 @@ struct TLXPidAddressAnalysisPass
         return;
       }
       if (remarks && op->getNumResults() == 1)
-        remarkValue(solver, op);
+        remarkValue(facts, op);
     });
     if (!report.empty()) {
       std::error_code error;
@@ -117,13 +119,13 @@ struct TLXPidAddressAnalysisPass
   }
 
   // PID_INFO / ADDR_INFO for a program-dependent integer or pointer.
-  void remarkValue(DataFlowSolver &solver, Operation *op) {
+  void remarkValue(const AddressFacts &facts, Operation *op) {
     Value value = op->getResult(0);
     Type element = getElementTypeOrSelf(value.getType());
     bool pointer = isTritonPointer(element);
     if (!pointer && !element.isIntOrIndex())
       return;
-    AddressFact fact = factOf(solver, value);
+    AddressFact fact = facts.get(value);
     if (!fact.isExact() || !fact.hasPid())
       return;
     if (!pointer) {
@@ -134,14 +136,14 @@ struct TLXPidAddressAnalysisPass
     if (!fact.base)
       return;
     int64_t bytes = getPointeeBytes(value.getType());
-    Coalescing coalescing = analyzeCoalescing(solver, fact, bytes, value.getType(), Value(),
+    Coalescing coalescing = analyzeCoalescing(facts, fact, bytes, value.getType(), Value(),
                                               getNumThreadsAt(op));
     op->emitRemark("ADDR_INFO(base=" + baseName(fact.base, false) + ", " + pidText(fact) +
                    ", offset=" + offsetText(fact) +
                    ", coalesced=" + (coalescing.coalesced ? "true" : "false") + ")");
   }
 
-  static AccessReport describeAccess(DataFlowSolver &solver, Operation *op,
+  static AccessReport describeAccess(const AddressFacts &facts, Operation *op,
                                      const GlobalAccess &access) {
     AccessReport report;
     report.op = access.kind.str();
@@ -157,7 +159,7 @@ struct TLXPidAddressAnalysisPass
       report.coalescing.bestVectorBytes = -1;
       return report;
     }
-    AddressFact fact = factOf(solver, access.ptr);
+    AddressFact fact = facts.get(access.ptr);
     report.elementBytes = getPointeeBytes(access.ptr.getType());
     for (int64_t size : fact.shape)
       report.blockElems *= size;
@@ -175,7 +177,7 @@ struct TLXPidAddressAnalysisPass
       if (std::optional<std::pair<int64_t, int64_t>> range = fact.offsetRange())
         report.offset = {range->first, range->second};
     }
-    report.coalescing = analyzeCoalescing(solver, fact, report.elementBytes,
+    report.coalescing = analyzeCoalescing(facts, fact, report.elementBytes,
                                           access.ptr.getType(), access.mask,
                                           getNumThreadsAt(op));
     return report;
