@@ -1,6 +1,6 @@
 // RUN: %tlx-opt %s --tlx-pid-address-analysis -o /dev/null 2>&1 | %FileCheck %s
 //
-// The example of shared/design/context/pid_address_analysis.md (section 7),
+// The example of the design pid_address_analysis.md (section 7),
 // with the tt.splat that arith.addi needs between the scalar block start and
 // the range: every value the design lists gets exactly its section-7 fact,
 // the load its pattern. Program-independent values (the constant, the

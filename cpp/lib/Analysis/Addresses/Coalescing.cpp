@@ -1,5 +1,5 @@
 // The coalescing rules of tlx-pid-address-analysis, after triton's
-// buildCoalescedEncoding (shared/design/context/coalescing_reference_amd.md):
+// buildCoalescedEncoding (the coalescing reference (coalescing_reference_amd.md)):
 // the contiguous dimension and the divisibility of an access give the widest
 // vector a thread may load (at most 16 bytes, at most its share of the
 // tile); on TTGIR the layout triton chose is compared with it.

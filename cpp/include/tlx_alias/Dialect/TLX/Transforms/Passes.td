@@ -259,7 +259,7 @@ def TLXPidAddressAnalysis : Pass<"tlx-pid-address-analysis", "mlir::ModuleOp"> {
     never guessed.
 
     Remarks (`remarks=true`), in the form of
-    shared/design/context/pid_address_analysis.md section 7: each
+    the design pid_address_analysis.md section 7: each
     program-dependent integer `PID_INFO(axis=0, stride=128, offset=[0,127],
     elem_range)`, each program-dependent pointer `ADDR_INFO(base=%arg0,
     axis=0, stride=512, offset=[0,508], coalesced=true)` (bytes), and each
