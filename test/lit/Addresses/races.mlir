@@ -5,9 +5,16 @@
 // disjoint tilings and wherever it cannot be proven (a mask or a branch that
 // depends on the program, a loaded offset).
 
-tt.func @same_block(%out: !tt.ptr<f32>, %x: tensor<128xf32>) {
+tt.func @same_block(%out: !tt.ptr<f32>, %in: !tt.ptr<f32>) {
+  %c128 = arith.constant 128 : i32
   %pid = tt.get_program_id x : i32
+  %start = arith.muli %pid, %c128 : i32
+  %s = tt.splat %start : i32 -> tensor<128xi32>
   %r = tt.make_range {start = 0 : i32, end = 128 : i32} : tensor<128xi32>
+  %offs = arith.addi %s, %r : tensor<128xi32>
+  %q = tt.splat %in : !tt.ptr<f32> -> tensor<128x!tt.ptr<f32>>
+  %qs = tt.addptr %q, %offs : tensor<128x!tt.ptr<f32>>, tensor<128xi32>
+  %x = tt.load %qs : tensor<128x!tt.ptr<f32>>
   %p = tt.splat %out : !tt.ptr<f32> -> tensor<128x!tt.ptr<f32>>
   %ptrs = tt.addptr %p, %r : tensor<128x!tt.ptr<f32>>, tensor<128xi32>
   // Every program stores to the same block.
@@ -18,12 +25,17 @@ tt.func @same_block(%out: !tt.ptr<f32>, %x: tensor<128xf32>) {
 
 // -----
 
-// A kernel that never reads its program id runs as one program (grid (1,)).
-tt.func @single_program(%out: !tt.ptr<f32>, %x: tensor<128xf32>) {
+// A kernel whose global addresses never depend on its program id may run
+// as one program (grid (1,)): here the program id only picks a value.
+tt.func @single_program(%out: !tt.ptr<f32>, %x: tensor<128xf32>, %y: tensor<128xf32>) {
+  %c0 = arith.constant 0 : i32
+  %pid = tt.get_program_id x : i32
+  %first = arith.cmpi eq, %pid, %c0 : i32
+  %v = arith.select %first, %x, %y : tensor<128xf32>
   %r = tt.make_range {start = 0 : i32, end = 128 : i32} : tensor<128xi32>
   %p = tt.splat %out : !tt.ptr<f32> -> tensor<128x!tt.ptr<f32>>
   %ptrs = tt.addptr %p, %r : tensor<128x!tt.ptr<f32>>, tensor<128xi32>
-  tt.store %ptrs, %x : tensor<128x!tt.ptr<f32>>
+  tt.store %ptrs, %v : tensor<128x!tt.ptr<f32>>
   tt.return
 }
 
@@ -129,11 +141,14 @@ tt.func @disjoint(%out: !tt.ptr<f32>, %x: tensor<128xf32>, %t: tensor<32x64xf32>
 // -----
 
 // Not provable: the store depends on the program through a mask or a
-// branch, or its offsets are loaded; an atomic is meant to be shared.
+// branch, or its offsets are loaded; an atomic is meant to be shared. (The
+// kernel divides memory by program: it reads idx[pid].)
 tt.func @not_provable(%out: !tt.ptr<f32>, %x: tensor<128xf32>, %idx: !tt.ptr<i32>) {
   %c0 = arith.constant 0 : i32
   %zero = arith.constant dense<0> : tensor<128xi32>
   %pid = tt.get_program_id x : i32
+  %mine = tt.addptr %idx, %pid : !tt.ptr<i32>, i32
+  %own = tt.load %mine : !tt.ptr<i32>
   %r = tt.make_range {start = 0 : i32, end = 128 : i32} : tensor<128xi32>
   %p = tt.splat %out : !tt.ptr<f32> -> tensor<128x!tt.ptr<f32>>
   %ptrs = tt.addptr %p, %r : tensor<128x!tt.ptr<f32>>, tensor<128xi32>

@@ -9,6 +9,7 @@
 #include "tlx_alias/Dialect/TLX/Transforms/Passes.h"
 #include "tlx_alias/Support/Location.h"
 
+#include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/IR/TypeUtilities.h"
 #include "mlir/Interfaces/FunctionInterfaces.h"
 #include "llvm/Support/FileSystem.h"
@@ -70,6 +71,38 @@ std::string offsetText(const AddressFact &fact) {
   return "[" + std::to_string(range->first) + "," + std::to_string(range->second) + "]";
 }
 
+// Whether `value` is computed from tt.get_program_id (through operands,
+// loop-carried values and bounds, warp_specialize captures).
+bool dependsOnProgramId(Value value, DenseSet<Value> &visited) {
+  if (!value || !visited.insert(value).second)
+    return false;
+  if (auto arg = dyn_cast<BlockArgument>(value)) {
+    Operation *owner = arg.getOwner()->getParentOp();
+    if (auto loop = dyn_cast_or_null<scf::ForOp>(owner)) {
+      if (arg == loop.getInductionVar())
+        return dependsOnProgramId(loop.getLowerBound(), visited) ||
+               dependsOnProgramId(loop.getStep(), visited);
+      unsigned i = arg.getArgNumber() - 1;
+      return dependsOnProgramId(loop.getInitArgs()[i], visited) ||
+             dependsOnProgramId(loop.getBody()->getTerminator()->getOperand(i), visited);
+    }
+    if (owner && isOpNamed(owner, ttg_names::kWarpSpecializePartitions) &&
+        arg.getArgNumber() < owner->getNumOperands())
+      return dependsOnProgramId(owner->getOperand(arg.getArgNumber()), visited);
+    return false;
+  }
+  Operation *def = value.getDefiningOp();
+  if (getProgramIdAxis(def))
+    return true;
+  if (auto loop = dyn_cast<scf::ForOp>(def)) {
+    unsigned i = cast<OpResult>(value).getResultNumber();
+    return dependsOnProgramId(loop.getInitArgs()[i], visited) ||
+           dependsOnProgramId(loop.getBody()->getTerminator()->getOperand(i), visited);
+  }
+  return llvm::any_of(def->getOperands(),
+                      [&](Value operand) { return dependsOnProgramId(operand, visited); });
+}
+
 struct TLXPidAddressAnalysisPass
     : impl::TLXPidAddressAnalysisBase<TLXPidAddressAnalysisPass> {
   using TLXPidAddressAnalysisBase::TLXPidAddressAnalysisBase;
@@ -77,13 +110,26 @@ struct TLXPidAddressAnalysisPass
   void runOnOperation() override {
     ModuleOp module = getOperation();
     AddressFacts facts(module);
-    // A kernel that never reads its program id is taken to run as one
-    // program (grid (1,)): its stores are not compared across programs.
-    DenseSet<Operation *> readsProgramId;
+    // Only a kernel that divides global memory by program id (some access's
+    // address or TMA coordinates depend on it) is taken to run as several
+    // programs: its stores are compared across programs; one that reads its
+    // program id for anything else only (a ring slot) may run as one.
+    DenseSet<Operation *> multiProgram;
     module.walk([&](Operation *op) {
-      if (getProgramIdAxis(op))
+      std::optional<GlobalAccess> access = getGlobalAccess(op);
+      if (!access)
+        return;
+      SmallVector<Value> addresses;
+      if (access->ptr)
+        addresses.push_back(access->ptr);
+      else
+        for (Value operand : op->getOperands())
+          if (operand.getType().isIntOrIndex())
+            addresses.push_back(operand);
+      DenseSet<Value> visited;
+      if (llvm::any_of(addresses, [&](Value v) { return dependsOnProgramId(v, visited); }))
         if (auto func = op->getParentOfType<FunctionOpInterface>())
-          readsProgramId.insert(func);
+          multiProgram.insert(func);
     });
     std::string lines;
     module.walk([&](Operation *op) {
@@ -94,7 +140,7 @@ struct TLXPidAddressAnalysisPass
         lines += jsonLine(op, report);
         auto func = op->getParentOfType<FunctionOpInterface>();
         if (op->getName().getStringRef() == tt_names::kStore && access->ptr &&
-            readsProgramId.contains(func)) {
+            multiProgram.contains(func)) {
           std::string race = findCrossProgramRace(facts, op, facts.get(access->ptr),
                                                   getPointeeBytes(access->ptr.getType()),
                                                   access->mask);
