@@ -499,9 +499,9 @@ def attention(q, k, v, causal=False, sm_scale=None, alias=True, block_n=None, st
     from triton.tools.tensor_descriptor import TensorDescriptor
 
     Z, H, N_CTX, HEAD_DIM = check_inputs(q, k, v)
-    groups = groups or default_groups(HEAD_DIM, causal)
-    if groups not in (2, 3):
-        raise ValueError(f"attention: groups (consumer warp groups) must be 2 or 3, got {groups}")
+    groups = groups or (2 if o_staging == "v" else default_groups(HEAD_DIM, causal, N_CTX))
+    if groups not in (2, 3) or (groups == 3 and o_staging == "v"):
+        raise ValueError(f"attention: groups (consumer warp groups) must be 2 or 3 (2 with O over V), got {groups}")
     BLOCK_M = 64 * groups
     if N_CTX % 128:
         raise ValueError(f"attention: the sequence length must be a multiple of 128, got {N_CTX}")

@@ -139,8 +139,11 @@ def test_attention_rejects_unknown_o_staging_or_q_columns():
         fa.attention(q, q, q, o_staging="k")
     with pytest.raises(ValueError, match="o_staging='v' lays O over V slots, which needs alias=True"):
         fa.attention(q, q, q, o_staging="v", alias=False)
-    with pytest.raises(ValueError, match=r"groups \(consumer warp groups\) must be 2 or 3, got 4"):
+    with pytest.raises(ValueError, match=r"groups \(consumer warp groups\) must be 2 or 3 \(2 with O over V\), "
+                                         r"got 4"):
         fa.attention(q, q, q, groups=4)
+    with pytest.raises(ValueError, match=r"must be 2 or 3 \(2 with O over V\), got 3"):
+        fa.attention(q, q, q, groups=3, o_staging="v")  # the O entries are handed between two consumers
     with pytest.raises(ValueError, match=r"q_reg_cols must be 0 or a power of two from 16 to head_dim \(64\), got 48"):
         fa.attention(q, q, q, q_reg_cols=48)
 
