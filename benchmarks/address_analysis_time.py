@@ -3,68 +3,20 @@ sm_90 (CPU only) with the analysis on and off (TLX_ALIAS_ADDRESSES), side by
 side, median of a few compiles; prints both times and the analysis' share of
 the compile, and the pass alone on the kernel's final TTGIR (median of 9 runs
 in this process: steady where the difference of two compiles is noise on a
-busy machine).
+busy machine). The measuring is hazard_analysis_time.py's, with this
+analysis switched, on its kernels but the unaliased GEMM twin.
 
     python benchmarks/address_analysis_time.py [--repeat 3]
 """
-import argparse
 import os
-import statistics
 import sys
-import time
 
-ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
-sys.path.insert(0, os.path.join(ROOT, "examples"))
-os.environ["TRITON_ALWAYS_COMPILE"] = "1"
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import hazard_analysis_time as timing  # noqa: E402  (imports tlx_alias and the examples)
 
-import tlx_alias  # noqa: E402,F401
-import hopper_flash_attention as fa  # noqa: E402
-import hopper_persistent_gemm as gemm  # noqa: E402
-import persistent_gemm  # noqa: E402
-
-KERNELS = {
-    "hopper_persistent_gemm (aliased)": lambda: gemm.compile_for_sm90(),
-    "hopper_flash_attention D128 causal": lambda: fa.compile_for_sm90(128, causal=True),
-    "hopper_flash_attention D256": lambda: fa.compile_for_sm90(256),
-    "persistent_gemm (cp.async, aliased)": lambda: persistent_gemm.compile_for_sm90(ALIAS=True, STAGES=4),
-}
-
-
-def compile_seconds(fn, mode, repeat):
-    os.environ["TLX_ALIAS_ADDRESSES"] = mode
-    times = []
-    for _ in range(repeat):
-        start = time.perf_counter()
-        fn()
-        times.append(time.perf_counter() - start)
-    return statistics.median(times)
-
-
-def pass_seconds(kernel, runs=9):
-    from tlx_alias import _addresses
-    from tlx_alias._triton import passes as _pipeline
-    module, context = _pipeline.parse_module(kernel.asm["ttgir"])
-    times = []
-    for _ in range(runs):
-        start = time.perf_counter()
-        _addresses.findings(module, context)
-        times.append(time.perf_counter() - start)
-    return statistics.median(times)
-
-
-def main():
-    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    parser.add_argument("--repeat", type=int, default=3)
-    args = parser.parse_args()
-    print(f"{'kernel':40} {'off s':>7} {'on s':>7} {'analysis share':>15} {'pass s':>7} {'pass share':>11}")
-    for name, fn in KERNELS.items():
-        kernel = fn()  # warm: imports, first-compile costs
-        off = compile_seconds(fn, "off", args.repeat)
-        on = compile_seconds(fn, "warn", args.repeat)
-        alone = pass_seconds(kernel)
-        print(f"{name:40} {off:7.2f} {on:7.2f} {max(on - off, 0.0) / on:15.1%} {alone:7.3f} "
-              f"{alone / (off + alone):11.1%}")
+KERNELS = {name: fn for name, fn in timing.KERNELS.items() if "twin" not in name}
 
 
 if __name__ == "__main__":
-    main()
+    from tlx_alias import _addresses
+    timing.main(__doc__, "TLX_ALIAS_ADDRESSES", _addresses.findings, KERNELS)

@@ -30,8 +30,8 @@ KERNELS = {
 }
 
 
-def compile_seconds(fn, hazards, repeat):
-    os.environ["TLX_ALIAS_HAZARDS"] = hazards
+def compile_seconds(fn, mode, repeat, env="TLX_ALIAS_HAZARDS"):
+    os.environ[env] = mode
     times = []
     for _ in range(repeat):
         start = time.perf_counter()
@@ -40,28 +40,32 @@ def compile_seconds(fn, hazards, repeat):
     return statistics.median(times)
 
 
-def pass_seconds(kernel, runs=9):
-    from tlx_alias import _hazards
+def pass_seconds(kernel, findings, runs=9):
     from tlx_alias._triton import passes as _pipeline
     module, context = _pipeline.parse_module(kernel.asm["ttgir"])
     times = []
     for _ in range(runs):
         start = time.perf_counter()
-        _hazards.findings(module, context)
+        findings(module, context)
         times.append(time.perf_counter() - start)
     return statistics.median(times)
 
 
-def main():
-    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+def main(doc=__doc__, env="TLX_ALIAS_HAZARDS", findings=None, kernels=KERNELS):
+    """Prints the table for the analysis that `env` switches and whose pass
+    alone `findings(module, context)` runs (by default tlx-check-hazards)."""
+    if findings is None:
+        from tlx_alias import _hazards
+        findings = _hazards.findings
+    parser = argparse.ArgumentParser(description=doc, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--repeat", type=int, default=3)
     args = parser.parse_args()
     print(f"{'kernel':40} {'off s':>7} {'on s':>7} {'analysis share':>15} {'pass s':>7} {'pass share':>11}")
-    for name, fn in KERNELS.items():
+    for name, fn in kernels.items():
         kernel = fn()  # warm: imports, first-compile costs
-        off = compile_seconds(fn, "off", args.repeat)
-        on = compile_seconds(fn, "warn", args.repeat)
-        alone = pass_seconds(kernel)
+        off = compile_seconds(fn, "off", args.repeat, env)
+        on = compile_seconds(fn, "warn", args.repeat, env)
+        alone = pass_seconds(kernel, findings)
         print(f"{name:40} {off:7.2f} {on:7.2f} {max(on - off, 0.0) / on:15.1%} {alone:7.3f} "
               f"{alone / (off + alone):11.1%}")
 

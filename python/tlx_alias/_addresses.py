@@ -6,13 +6,12 @@ TLX_ALIAS_ADDRESSES: "warn" (default), "error" (a cross-program write is a
 compile error), "off" (the analysis does not run while compiling). As with
 the hazard check (_hazards.py), the findings are kept in the compiled
 kernel's metadata (`tlx_addresses`) and reported again when triton loads the
-kernel from its cache."""
+kernel from its cache (_findings.py)."""
 import json
 import os
-import re
 import tempfile
-import warnings
 
+from ._findings import PassFindings
 from ._triton.passes import parse_module, run_reporting
 from ._triton.plugin import plugin_passes
 
@@ -22,61 +21,12 @@ class AddressRaceWarning(UserWarning):
     (tlx-pid-address-analysis)."""
 
 
-_FINDING = re.compile(r"^(?P<file>.+?):(?P<line>\d+):(?P<col>\d+): warning: (?P<text>tlx-pid-address-analysis: .*)$")
 METADATA_KEY = "tlx_addresses"
-
-
-def mode():
-    value = os.environ.get("TLX_ALIAS_ADDRESSES", "warn").strip().lower()
-    return value if value in ("warn", "error", "off") else "warn"
-
-
-def findings(module, context=None):
-    """[(file, line, message)]: the cross-program writes of an ir.module."""
-    reported = run_reporting(module, lambda pm: plugin_passes.tlx_pid_address_analysis(pm, ["remarks=false"]),
-                             context)
-    found = []
-    for line in reported.splitlines():
-        match = _FINDING.match(line)
-        if match:
-            found.append((match["file"], int(match["line"]), match["text"]))
-    return found
-
-
-def check(module, kernel="", context=None):
-    """Warns (or raises, with TLX_ALIAS_ADDRESSES=error) for each finding."""
-    if mode() == "off":
-        return []
-    found = findings(module, context)
-    report(found, kernel)
-    return found
-
-
-def report(found, kernel=""):
-    """Warns for each (file, line, message), or raises them all at once with
-    TLX_ALIAS_ADDRESSES=error."""
-    current = mode()
-    if current == "off":
-        return
-    if found and current == "error":
-        lines = "\n".join(f"{f}:{n}: {text}" for f, n, text in found)
-        raise RuntimeError(f"tlx-pid-address-analysis found {len(found)} cross-program write(s) in "
-                           f"{kernel or 'the kernel'}:\n{lines}")
-    for filename, lineno, text in found:
-        warnings.warn_explicit(text, AddressRaceWarning, filename, lineno)
-
-
-def store(metadata, found):
-    """Keeps the findings in the kernel's metadata, which triton caches."""
-    metadata[METADATA_KEY] = json.dumps([list(finding) for finding in found])
-
-
-def replay(metadata):
-    """Reports the findings a cached kernel's metadata holds, as the compile
-    that produced it did."""
-    text = metadata.get(METADATA_KEY)
-    if text:
-        report([tuple(finding) for finding in json.loads(text)], metadata.get("name", ""))
+_PASS = PassFindings("tlx-pid-address-analysis",
+                     lambda pm: plugin_passes.tlx_pid_address_analysis(pm, ["remarks=false"]), AddressRaceWarning,
+                     "TLX_ALIAS_ADDRESSES", METADATA_KEY, "cross-program write(s)")
+mode, findings, check, report, store, replay = (_PASS.mode, _PASS.findings, _PASS.check, _PASS.report, _PASS.store,
+                                                _PASS.replay)
 
 
 def accesses(ttgir):
