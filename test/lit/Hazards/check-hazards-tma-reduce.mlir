@@ -47,7 +47,7 @@ module attributes {"ttg.num-ctas" = 1 : i32, "ttg.num-warps" = 4 : i32, ttg.targ
     ttng.fence_async_shared {bCluster = false}
     ttng.async_tma_reduce add, %d[%x, %x] %s : !desc, !tile
     // expected-note @+1 {{the TMA reduce (async_descriptor_store with store_reduce) still in flight}}
-    ttng.async_tma_reduce max, %d[%x, %x] %o : !desc, !tile
+    ttng.async_tma_reduce add, %d[%x, %x] %o : !desc, !tile
     ttng.async_tma_store_wait {pendings = 1 : i32}
     ttg.local_store %t, %s : tensor<64x64xf32, #blocked> -> !tile
     // expected-warning @+1 {{local_store of buffer[1] writes bytes [16384, 32768) of allocation at}}
