@@ -107,10 +107,10 @@ def test_the_twin_of_the_aliased_config_does_not_fit():
     assert fab.smem_bytes(128, block_m, stages, alias=False) > fab.SMEM_LIMIT
 
 
-# The spill counts are those of triton 3.7's and 3.8's LLVM and ptxas; 3.9's
-# (LLVM 24, ptxas-blackwell) allocates otherwise (dq_tma at head dim 128: 180
-# bytes against the default's 64), and no speed was measured there.
-SPILLS_OF_3_7 = pytest.mark.skipif(running_triton_at_least(3, 9), reason="spill counts measured with triton 3.7")
+# The spill counts are those of triton 3.7's LLVM and ptxas, where the speed
+# was measured; 3.8's and 3.9's allocate otherwise (dq_tma at head dim 128:
+# 196 bytes against the default's 152 on 3.8, 180 against 64 on 3.9).
+SPILLS_OF_3_7 = pytest.mark.skipif(running_triton_at_least(3, 8), reason="spill counts measured with triton 3.7")
 
 
 def _spilled_bytes(kernel):
