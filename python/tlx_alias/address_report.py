@@ -1,18 +1,8 @@
 """Which bytes each program of a compiled kernel touches per global load,
 store and atomic, and how well the access is coalesced and vectorized
 (tlx-pid-address-analysis on the kernel's final TTGIR; docs/address_analysis.md)."""
-import os
-
 from . import _addresses
-from .memory_map import _table
-
-
-def _where(location):
-    """'file.py:12' from 'path/to/file.py:12:34'."""
-    parts = location.rsplit(":", 2)
-    if len(parts) == 3 and parts[1].isdigit():
-        return f"{os.path.basename(parts[0])}:{parts[1]}"
-    return location
+from .memory_map import _table, _where
 
 
 def _row(access):

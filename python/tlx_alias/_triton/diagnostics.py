@@ -16,10 +16,16 @@ class StageError(CompilationError, RuntimeError):
     the frontend's errors are, and still the RuntimeError the stage raised."""
 
 
-def compilation_error(stage, diagnostics):
-    """The CompilationError for `diagnostics` (a failed stage's text) when
-    its first error is at a line of a kernel's source (a file, or source
-    that linecache holds), else None."""
+def stage_error(stage, diagnostics):
+    """The exception for a failed stage and its diagnostics: a StageError
+    when its first error is at a line of a kernel's source, else a
+    RuntimeError carrying them whole."""
+    return _at_kernel_line(stage, diagnostics) or RuntimeError(f"{stage} failed:\n{diagnostics}")
+
+
+def _at_kernel_line(stage, diagnostics):
+    """The StageError for `diagnostics` when its first error is at a line of
+    a kernel's source (a file, or source that linecache holds), else None."""
     match = _ERROR_AT.search(diagnostics)
     if not match or match["file"].endswith(".mlir"):  # tlx-opt's inputs are no kernel source
         return None

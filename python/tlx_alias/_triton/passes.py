@@ -8,7 +8,7 @@ import warnings
 from triton._C.libtriton import ir
 
 from .. import _opt
-from .diagnostics import compilation_error
+from .diagnostics import stage_error
 from .patching import stock
 from .plugin import plugin_passes
 
@@ -67,7 +67,7 @@ def _run(module, add_passes, name, context):
     try:
         return _opt.run_passes(pm, module)
     except RuntimeError as error:
-        raise compilation_error(name, str(error)) or RuntimeError(f"{name} failed:\n{error}") from None
+        raise stage_error(name, str(error)) from None
 
 
 def lowering_args(memory_map=None):

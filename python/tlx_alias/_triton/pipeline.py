@@ -20,7 +20,7 @@ from triton._C.libtriton import ir, passes
 from .. import _addresses, _hazards, _opt
 from .._version import __version__
 from . import ir as tlx_ir
-from .diagnostics import compilation_error
+from .diagnostics import StageError, stage_error
 from .passes import exact_views_option, lower_module, lowering_args, parse_module, run_passes
 from .patching import patch
 from .plugin import plugin_passes, plugin_path
@@ -46,14 +46,19 @@ def _plugin_key():
     return f"tlx_alias-{__version__}-{digest.hexdigest()}"
 
 
+# The analyses that warn at kernel lines on the final TTGIR (_findings.py):
+# reuse hazards (TLX_ALIAS_HAZARDS) and cross-program writes
+# (TLX_ALIAS_ADDRESSES), by the name their "off" mode puts in the cache key.
+_ANALYSES = (("hazards", _hazards), ("addresses", _addresses))
+
+
 def cache_key():
     # TLX_ALIAS_EXACT_VIEWS changes the layouts, so it is part of the key;
     # TLX_ALIAS_HAZARDS=off (TLX_ALIAS_ADDRESSES=off) stores no findings to
     # replay on a cache hit.
     option = exact_views_option()
-    hazards = "-hazards-off" if _hazards.mode() == "off" else ""
-    addresses = "-addresses-off" if _addresses.mode() == "off" else ""
-    return _plugin_key() + (f"-{option}" if option else "") + hazards + addresses
+    off = "".join(f"-{name}-off" for name, analysis in _ANALYSES if analysis.mode() == "off")
+    return _plugin_key() + (f"-{option}" if option else "") + off
 
 
 def has_tlx_ops(module):
@@ -86,11 +91,10 @@ def errors_in_exception(name):
         yield
     except RuntimeError as error:
         errors = capture.release().strip()
-        located = compilation_error(name, errors) if errors else None
-        if located:  # at the kernel's line: nothing of ours in the traceback
-            raise located from None
         if errors:
-            raise RuntimeError(f"{name} failed:\n{errors}") from error
+            failure = stage_error(name, errors)
+            # at the kernel's line: nothing of ours in the traceback
+            raise failure from (None if isinstance(failure, StageError) else error)
         raise
     finally:
         _capture.reset(token)
@@ -281,11 +285,10 @@ class StagesHook:
                         result = make_ttgir(module, metadata)
                 finally:
                     _compiling.reset(token)
-                # Reuse hazards, on the final TTGIR (TLX_ALIAS_HAZARDS),
-                # kept for the cache hits to report again (CompilationListener).
-                _hazards.store(metadata, _hazards.check(result, metadata.get("name", "")))
-                # Cross-program writes (TLX_ALIAS_ADDRESSES), kept the same way.
-                _addresses.store(metadata, _addresses.check(result, metadata.get("name", "")))
+                # The analyses' findings, kept for the cache hits to report
+                # again (CompilationListener).
+                for _, analysis in _ANALYSES:
+                    analysis.store(metadata, analysis.check(result, metadata.get("name", "")))
                 metadata["tlx_memory_map"] = json.dumps(read_memory_map(path))
             return result
 
@@ -323,8 +326,8 @@ class CompilationListener:
 
     def __call__(self, *, src, metadata, metadata_group, times, cache_hit):
         if cache_hit:
-            _hazards.replay(metadata)
-            _addresses.replay(metadata)
+            for _, analysis in _ANALYSES:
+                analysis.replay(metadata)
         if self.previous is not None:
             self.previous(src=src, metadata=metadata, metadata_group=metadata_group, times=times,
                           cache_hit=cache_hit)
