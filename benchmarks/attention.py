@@ -122,7 +122,7 @@ def fa3_attention():
     return attention
 
 
-def providers(side):
+def providers(side, only=()):
     """name -> (fn(q, k, v, causal), supports_causal, head dims, dtypes)."""
     import torch
     import triton
@@ -150,6 +150,10 @@ def providers(side):
         if fa3:
             out[FA3] = (fa3, True, every, ("bf16", ))
         out["triton tl.dot"] = (plain, True, every, both)
+        if only:  # a shorter run: the default, SDPA, FA3 and the providers named
+            out = {name: fn for name, fn in out.items()
+                   if name in (ALIASED, "torch SDPA", FA3) or any(o in name for o in only)}
+            return out
     for name in tutorials.HOPPER_ATTENTION:
         try:
             fn = tutorials.attention(name, for_tlx_alias=(side == "ours"))
@@ -166,8 +170,8 @@ FA3 = "FlashAttention-3"
 # Configs beside the default, measured in the same rounds: (name, attention()'s options, head dims).
 CANDIDATES = [
     ("3 consumer warp groups (BLOCK_M 192)", dict(groups=3), (64, )),
+    ("turns end after QK^T", dict(pv_in_turn=False), (64, )),
     ("P in 16 bits", dict(p_16bit=True), (128, 256)),
-    ("P in 16 bits, rescale skip", dict(p_16bit=True, rescale_skip=True), (128, 256)),
 ]
 GEMM_SIZE = 8192
 
@@ -184,18 +188,18 @@ def gemm_speed(side, when):
                 tflops=2 * GEMM_SIZE**3 / ms * 1e-9)
 
 
-def run_side(side, out_path, dtypes=("fp16", "bf16"), rounds=3, quick=False):
+def run_side(side, out_path, dtypes=("fp16", "bf16"), rounds=3, quick=False, head_dims=None, only=()):
     if side == "ours":
         import tlx_alias  # noqa: F401  (registers the plugin and the hooks)
     import torch
 
-    fns = providers(side)
+    fns = providers(side, only)
     with open(out_path, "a") as out:
         if side == "ours":
             out.write(json.dumps(gemm_speed(side, "run start")) + "\n")
         for dtype in dtypes:
             for z, h, n, d, causal in shapes():
-                if quick and n == 1024:
+                if (quick and n == 1024) or (head_dims and d not in head_dims):
                     continue
                 for row in measure_shape(side, fns, dtype, z, h, n, d, causal, rounds):
                     out.write(json.dumps(row) + "\n")
@@ -341,12 +345,16 @@ def main():
     parser.add_argument("--rounds", type=int, default=3, help="interleaved timing rounds per shape")
     parser.add_argument("--quick", action="store_true", help="N = 4096 and 16384 only")
     parser.add_argument("--markdown", action="store_true", help="with --table: the README's table")
+    parser.add_argument("--head-dims", nargs="+", type=int, choices=HEAD_DIMS, help="these head dims only")
+    parser.add_argument("--only", nargs="+", default=[], metavar="NAME",
+                        help="with --side ours: besides the default, SDPA and FA3, only providers whose name "
+                             "contains one of these")
     args = parser.parse_args()
     if args.table:
         rows = sides.read_rows(args.table)
         print(markdown(rows) if args.markdown else table(rows))
     elif args.side:
-        run_side(args.side, args.out, args.dtypes, args.rounds, args.quick)
+        run_side(args.side, args.out, args.dtypes, args.rounds, args.quick, args.head_dims, args.only)
     else:
         compare(args.out_dir, ["--dtypes", *args.dtypes, "--rounds", str(args.rounds)] + (["--quick"] if args.quick else []))
 

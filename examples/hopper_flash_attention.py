@@ -17,7 +17,7 @@ import triton.language as tl
 
 import tlx_alias as tlx
 from hopper_flash_attention_config import (  # noqa: F401  (smem_bytes: for callers)
-    check_inputs, default_config, default_groups, default_schedule, smem_bytes)
+    check_inputs, default_config, default_groups, default_issue, default_schedule, smem_bytes)
 
 LOG2E = 1.4426950408889634
 
@@ -135,19 +135,25 @@ def _qk(q, q_regs, k_tile, Q_REG_COLS: tl.constexpr):
 def _kv_step(kv_count, v_shift, kv_start, q, k_tiles, v_tiles, k_fulls, k_empties, v_fulls, v_empties, acc, p, m_i,
              l_i, qk_scale, offs_m, diagonal, cid: tl.constexpr, K_STAGES: tl.constexpr, V_STAGES: tl.constexpr,
              BLOCK_N: tl.constexpr, MASK: tl.constexpr, TURNS: tl.constexpr, q_regs=None,
-             Q_REG_COLS: tl.constexpr = 0, P16: tl.constexpr = "", RESCALE_SKIP: tl.constexpr = False):
+             Q_REG_COLS: tl.constexpr = 0, P16: tl.constexpr = "", RESCALE_SKIP: tl.constexpr = False,
+             PV_IN_TURN: tl.constexpr = False):
     """K/V block kv_count of a consumer: QK^T of this block runs while PV of
     the one before (its V at ring position kv_count - 1 + v_shift) is issued,
     then this block's softmax. MASK: "none", "all" (the causal mask) or
-    "diagonal" (the mask where the block reaches the diagonal)."""
+    "diagonal" (the mask where the block reaches the diagonal).
+    PV_IN_TURN: the next consumer's turn starts once this consumer has
+    issued PV too (FlashAttention-3's order), else once it issued QK^T."""
     slot, phase = _ring(kv_count, K_STAGES)
     tlx.barrier_wait(k_fulls[slot], phase)
     _issue_in_turn(cid, TURNS)
     qk = _qk(q, q_regs, k_tiles[slot], Q_REG_COLS)
-    _issued(cid, TURNS)
+    if not PV_IN_TURN:
+        _issued(cid, TURNS)
     v_slot, v_phase = _ring(kv_count - 1 + v_shift, V_STAGES)
     tlx.barrier_wait(v_fulls[v_slot], v_phase)
     acc = tlx.async_dot(p.to(q.dtype), v_tiles[v_slot], acc)
+    if PV_IN_TURN:
+        _issued(cid, TURNS)
     qk = tlx.async_dot_wait(1, qk)
     tlx.barrier_arrive(k_empties[slot])
     if MASK == "all" or (MASK == "diagonal" and kv_start + BLOCK_N > diagonal):
@@ -159,12 +165,10 @@ def _kv_step(kv_count, v_shift, kv_start, q, k_tiles, v_tiles, k_fulls, k_emptie
         p = _to_16bit(p32, q.dtype, P16)
     else:
         p = p32
-    if RESCALE_SKIP:  # no row's max grew (every alpha is 1): acc * 1 is acc, skip the multiplies
-        grew = tl.min(alpha, 0) < 1.0
     acc = tlx.async_dot_wait(0, acc)
     tlx.barrier_arrive(v_empties[v_slot])
-    if RESCALE_SKIP:
-        if grew:
+    if RESCALE_SKIP:  # no row's max grew (every alpha is 1): acc * 1 is acc, skip the multiplies
+        if tl.min(alpha, 0) < 1.0:
             acc = acc * alpha[:, None]
     else:
         acc = acc * alpha[:, None]
@@ -228,6 +232,20 @@ def _load_tiles(desc_q, desc_k, desc_v, q_tiles, k_tiles, v_tiles, q_fulls, q_em
 
 
 @triton.jit
+def _hand_back_o(kv_count, tile_count, v_shift, q_empties, v_empties, cid: tl.constexpr, V_STAGES: tl.constexpr,
+                 Q_BUFFERS: tl.constexpr, O_OVER_V: tl.constexpr, O_ENTRIES: tl.constexpr, LATE_HANDBACK: tl.constexpr):
+    """With a late handback, at a tile's first QK^T: the previous tile's O
+    store has had that QK^T's time to read O; only now wait for it, and
+    hand its buffer back (a Q buffer for the tile after this one, or a V slot)."""
+    if LATE_HANDBACK and tile_count > 0:
+        tlx.async_descriptor_store_wait(0)
+        if O_OVER_V:
+            tlx.barrier_arrive(v_empties[(kv_count + v_shift - O_ENTRIES + cid) % V_STAGES])
+        else:
+            tlx.barrier_arrive(q_empties[cid * Q_BUFFERS + (tile_count - 1) % Q_BUFFERS])
+
+
+@triton.jit
 def _first_block(kv_count, tile_count, v_shift, lo, hi, q, q_regs, k_tiles, k_fulls, k_empties, q_empties, v_empties,
                  m_i, l_i, qk_scale, offs_m, diagonal, cid: tl.constexpr, BLOCK_M: tl.constexpr,
                  BLOCK_N: tl.constexpr, K_STAGES: tl.constexpr, V_STAGES: tl.constexpr, Q_BUFFERS: tl.constexpr,
@@ -243,15 +261,8 @@ def _first_block(kv_count, tile_count, v_shift, lo, hi, q, q_regs, k_tiles, k_fu
     _issued(cid, TURNS)
     qk = tlx.async_dot_wait(0, qk)
     tlx.barrier_arrive(k_empties[slot])
-    if LATE_HANDBACK and tile_count > 0:
-        # The previous tile's O store has had this QK^T's time to
-        # read O: only now wait for it, and hand its buffer back
-        # (a Q buffer for the tile after this one, or a V slot).
-        tlx.async_descriptor_store_wait(0)
-        if O_OVER_V:
-            tlx.barrier_arrive(v_empties[(kv_count + v_shift - O_ENTRIES + cid) % V_STAGES])
-        else:
-            tlx.barrier_arrive(q_empties[cid * Q_BUFFERS + (tile_count - 1) % Q_BUFFERS])
+    _hand_back_o(kv_count, tile_count, v_shift, q_empties, v_empties, cid, V_STAGES, Q_BUFFERS, O_OVER_V, O_ENTRIES,
+                 LATE_HANDBACK)
     first = _block_start(lo, lo, hi, BLOCK_M, DIAG_FIRST)
     if DIAG_FIRST or (CAUSAL and first + BLOCK_N > diagonal):
         p, m_i, l_i, alpha = _online_softmax(qk, m_i, l_i, qk_scale, offs_m, first, BLOCK_N,
@@ -268,7 +279,7 @@ def _other_blocks(kv_count, v_shift, lo, hi, q, q_regs, k_tiles, v_tiles, k_full
                   l_i, acc, p, qk_scale, offs_m, diagonal, cid: tl.constexpr, BLOCK_M: tl.constexpr,
                   BLOCK_N: tl.constexpr, K_STAGES: tl.constexpr, V_STAGES: tl.constexpr, CAUSAL: tl.constexpr,
                   DIAG_FIRST: tl.constexpr, TURNS: tl.constexpr, Q_REG_COLS: tl.constexpr, P16: tl.constexpr,
-                  RESCALE_SKIP: tl.constexpr):
+                  RESCALE_SKIP: tl.constexpr, PV_IN_TURN: tl.constexpr):
     """A tile's K/V blocks after its first: block j's QK^T runs while
     PV(j - 1) is issued. Returns the state and the next kv_count. (The
     loops carry their state in parameter order: kv_count, m_i, l_i, acc, p
@@ -276,35 +287,39 @@ def _other_blocks(kv_count, v_shift, lo, hi, q, q_regs, k_tiles, v_tiles, k_full
     if DIAG_FIRST:
         for i in tl.static_range(1, BLOCK_M // BLOCK_N):  # the diagonal's other blocks
             kv_start = _block_start(lo + i * BLOCK_N, lo, hi, BLOCK_M, DIAG_FIRST)
-            acc, p, m_i, l_i = _kv_step(kv_count, v_shift, kv_start, q, k_tiles, v_tiles, k_fulls, k_empties, v_fulls,
-                                        v_empties, acc, p, m_i, l_i, qk_scale, offs_m, diagonal, cid, K_STAGES,
-                                        V_STAGES, BLOCK_N, "all", TURNS, q_regs, Q_REG_COLS, P16, RESCALE_SKIP)
+            acc, p, m_i, l_i = _kv_step(kv_count, v_shift, kv_start, q, k_tiles, v_tiles, k_fulls, k_empties,
+                                               v_fulls, v_empties, acc, p, m_i, l_i, qk_scale, offs_m, diagonal,
+                                               cid, K_STAGES, V_STAGES, BLOCK_N, "all", TURNS, q_regs, Q_REG_COLS, P16,
+                                               RESCALE_SKIP, PV_IN_TURN)
             kv_count += 1
         for kv_pos in range(lo + BLOCK_M, hi, BLOCK_N):  # the blocks left of it: no mask
             kv_start = _block_start(kv_pos, lo, hi, BLOCK_M, DIAG_FIRST)
-            acc, p, m_i, l_i = _kv_step(kv_count, v_shift, kv_start, q, k_tiles, v_tiles, k_fulls, k_empties, v_fulls,
-                                        v_empties, acc, p, m_i, l_i, qk_scale, offs_m, diagonal, cid, K_STAGES,
-                                        V_STAGES, BLOCK_N, "none", TURNS, q_regs, Q_REG_COLS, P16, RESCALE_SKIP)
+            acc, p, m_i, l_i = _kv_step(kv_count, v_shift, kv_start, q, k_tiles, v_tiles, k_fulls, k_empties,
+                                               v_fulls, v_empties, acc, p, m_i, l_i, qk_scale, offs_m, diagonal,
+                                               cid, K_STAGES, V_STAGES, BLOCK_N, "none", TURNS, q_regs, Q_REG_COLS, P16,
+                                               RESCALE_SKIP, PV_IN_TURN)
             kv_count += 1
     elif CAUSAL and BLOCK_M % BLOCK_N != 0:  # 192 x 128: the last two blocks reach the diagonal
         mask_start = tl.maximum((diagonal // BLOCK_N) * BLOCK_N, lo + BLOCK_N)
         for kv_pos in range(lo + BLOCK_N, mask_start, BLOCK_N):
-            acc, p, m_i, l_i = _kv_step(kv_count, v_shift, kv_pos, q, k_tiles, v_tiles, k_fulls, k_empties, v_fulls,
-                                        v_empties, acc, p, m_i, l_i, qk_scale, offs_m, diagonal, cid, K_STAGES,
-                                        V_STAGES, BLOCK_N, "none", TURNS, q_regs, Q_REG_COLS, P16, RESCALE_SKIP)
+            acc, p, m_i, l_i = _kv_step(kv_count, v_shift, kv_pos, q, k_tiles, v_tiles, k_fulls, k_empties,
+                                               v_fulls, v_empties, acc, p, m_i, l_i, qk_scale, offs_m, diagonal,
+                                               cid, K_STAGES, V_STAGES, BLOCK_N, "none", TURNS, q_regs, Q_REG_COLS, P16,
+                                               RESCALE_SKIP, PV_IN_TURN)
             kv_count += 1
         for kv_pos in range(mask_start, hi, BLOCK_N):
-            acc, p, m_i, l_i = _kv_step(kv_count, v_shift, kv_pos, q, k_tiles, v_tiles, k_fulls, k_empties, v_fulls,
-                                        v_empties, acc, p, m_i, l_i, qk_scale, offs_m, diagonal, cid, K_STAGES,
-                                        V_STAGES, BLOCK_N, "all", TURNS, q_regs, Q_REG_COLS, P16, RESCALE_SKIP)
+            acc, p, m_i, l_i = _kv_step(kv_count, v_shift, kv_pos, q, k_tiles, v_tiles, k_fulls, k_empties,
+                                               v_fulls, v_empties, acc, p, m_i, l_i, qk_scale, offs_m, diagonal,
+                                               cid, K_STAGES, V_STAGES, BLOCK_N, "all", TURNS, q_regs, Q_REG_COLS, P16,
+                                               RESCALE_SKIP, PV_IN_TURN)
             kv_count += 1
     else:
         for kv_pos in range(lo + BLOCK_N, hi, BLOCK_N):
             kv_start = _block_start(kv_pos, lo, hi, BLOCK_M, DIAG_FIRST)
-            acc, p, m_i, l_i = _kv_step(kv_count, v_shift, kv_start, q, k_tiles, v_tiles, k_fulls, k_empties, v_fulls,
-                                        v_empties, acc, p, m_i, l_i, qk_scale, offs_m, diagonal, cid, K_STAGES,
-                                        V_STAGES, BLOCK_N, "diagonal" if CAUSAL else "none", TURNS, q_regs,
-                                        Q_REG_COLS, P16, RESCALE_SKIP)
+            acc, p, m_i, l_i = _kv_step(kv_count, v_shift, kv_start, q, k_tiles, v_tiles, k_fulls, k_empties,
+                                               v_fulls, v_empties, acc, p, m_i, l_i, qk_scale, offs_m, diagonal,
+                                               cid, K_STAGES, V_STAGES, BLOCK_N, "diagonal" if CAUSAL else "none",
+                                               TURNS, q_regs, Q_REG_COLS, P16, RESCALE_SKIP, PV_IN_TURN)
             kv_count += 1
     return acc, p, m_i, l_i, kv_count
 
@@ -354,7 +369,8 @@ def _attend(cid: tl.constexpr, sm_scale, my_tiles, pid, nprogs, num_pid_m, N_CTX
             Q_BUFFERS: tl.constexpr, CAUSAL: tl.constexpr, CAUSAL_PAIRS: tl.constexpr, ALIAS: tl.constexpr,
             DIAG_FIRST: tl.constexpr, O_OVER_Q: tl.constexpr, O_OVER_V: tl.constexpr, O_ENTRIES: tl.constexpr,
             LATE_Q_HANDBACK: tl.constexpr, PINGPONG: tl.constexpr, Q_REG_COLS: tl.constexpr,
-            NUM_MMA_GROUPS: tl.constexpr, dtype: tl.constexpr, P_16BIT: tl.constexpr, RESCALE_SKIP: tl.constexpr):
+            NUM_MMA_GROUPS: tl.constexpr, dtype: tl.constexpr, P_16BIT: tl.constexpr, RESCALE_SKIP: tl.constexpr,
+            PV_IN_TURN: tl.constexpr):
     """Consumer cid: the rows [cid * BM_HALF, (cid + 1) * BM_HALF) of each of
     its program's tiles, from QK^T to the O store."""
     BM_HALF: tl.constexpr = BLOCK_M // NUM_MMA_GROUPS
@@ -363,7 +379,8 @@ def _attend(cid: tl.constexpr, sm_scale, my_tiles, pid, nprogs, num_pid_m, N_CTX
     LATE_HANDBACK: tl.constexpr = LATE_Q_HANDBACK and (O_OVER_V or (O_OVER_Q and Q_BUFFERS > 1))
     TURNS: tl.constexpr = NUM_MMA_GROUPS if PINGPONG else 0
     # P in 16 bits ("cast", "asm": see _to_16bit) or not (""); three consumers need it: 160 registers
-    P16: tl.constexpr = ("asm" if CAUSAL and BLOCK_M % BLOCK_N else "cast") if P_16BIT or NUM_MMA_GROUPS == 3 else ""
+    P16: tl.constexpr = (("asm" if CAUSAL and BLOCK_M % BLOCK_N else "cast")
+                         if P_16BIT or NUM_MMA_GROUPS == 3 else "")
     if cid == NUM_MMA_GROUPS - 1:
         _issued(cid - 1, TURNS)  # meets its own first wait: the last consumer goes first
     qk_scale = sm_scale * 1.44269504
@@ -387,15 +404,15 @@ def _attend(cid: tl.constexpr, sm_scale, my_tiles, pid, nprogs, num_pid_m, N_CTX
         else:
             q_regs = None
 
-        p, m_i, l_i = _first_block(kv_count, tile_count, v_shift, lo, hi, q, q_regs, k_tiles, k_fulls, k_empties,
-                                   q_empties, v_empties, m_i, l_i, qk_scale, offs_m, diagonal, cid, BLOCK_M, BLOCK_N,
-                                   K_STAGES, V_STAGES, Q_BUFFERS, CAUSAL, DIAG_FIRST, O_OVER_V, O_ENTRIES,
-                                   LATE_HANDBACK, TURNS, Q_REG_COLS, P16)
+        p, m_i, l_i = _first_block(kv_count, tile_count, v_shift, lo, hi, q, q_regs, k_tiles, k_fulls,
+                                          k_empties, q_empties, v_empties, m_i, l_i, qk_scale, offs_m, diagonal, cid,
+                                          BLOCK_M, BLOCK_N, K_STAGES, V_STAGES, Q_BUFFERS, CAUSAL, DIAG_FIRST,
+                                          O_OVER_V, O_ENTRIES, LATE_HANDBACK, TURNS, Q_REG_COLS, P16)
         kv_count += 1
         acc, p, m_i, l_i, kv_count = _other_blocks(kv_count, v_shift, lo, hi, q, q_regs, k_tiles, v_tiles, k_fulls,
                                                    k_empties, v_fulls, v_empties, m_i, l_i, acc, p, qk_scale, offs_m,
                                                    diagonal, cid, BLOCK_M, BLOCK_N, K_STAGES, V_STAGES, CAUSAL,
-                                                   DIAG_FIRST, TURNS, Q_REG_COLS, P16, RESCALE_SKIP)
+                                                   DIAG_FIRST, TURNS, Q_REG_COLS, P16, RESCALE_SKIP, PV_IN_TURN)
         if O_OVER_V:
             tlx.barrier_arrive(q_empties[qb])  # its last QK^T is done: the next Q can load
 
@@ -423,7 +440,8 @@ def attn_fwd_kernel(sm_scale, lse_ptr, Z, H, desc_q, desc_k, desc_v, desc_o, N_C
                     PINGPONG: tl.constexpr = True, LATE_Q_HANDBACK: tl.constexpr = True,
                     DIAGONAL_FIRST: tl.constexpr = True, O_STAGING: tl.constexpr = "q",
                     Q_REG_COLS: tl.constexpr = 0, NUM_MMA_GROUPS: tl.constexpr = 2, P_16BIT: tl.constexpr = False,
-                    RESCALE_SKIP: tl.constexpr = False):
+                    RESCALE_SKIP: tl.constexpr = False,
+                    PV_IN_TURN: tl.constexpr = False):
     BM_HALF: tl.constexpr = BLOCK_M // NUM_MMA_GROUPS
     dtype: tl.constexpr = tlx.dtype_of(desc_q)
     # Where each consumer stages its O tile for the TMA store: over its Q
@@ -484,16 +502,16 @@ def attn_fwd_kernel(sm_scale, lse_ptr, Z, H, desc_q, desc_k, desc_v, desc_o, N_C
                     k_empties, v_tiles, v_fulls, v_empties, lse_ptr, o_tiles, desc_o, q_empties, HEAD_DIM, BLOCK_M,
                     BLOCK_N, K_STAGES, V_STAGES, Q_BUFFERS, CAUSAL, CAUSAL_PAIRS, ALIAS, DIAG_FIRST, O_OVER_Q,
                     O_OVER_V, O_ENTRIES, LATE_Q_HANDBACK, PINGPONG, Q_REG_COLS, NUM_MMA_GROUPS, dtype, P_16BIT,
-                    RESCALE_SKIP)
+                    RESCALE_SKIP, PV_IN_TURN)
 
 
 def attention(q, k, v, causal=False, sm_scale=None, alias=True, block_n=None, stages=None, q_buffers=None,
               num_sms=None, return_lse=False, consumer_registers=None, v_stages=None, pingpong=True,
               late_q_handback=True, diagonal_first=None, o_staging=None, q_reg_cols=None, groups=None,
-              p_16bit=False, rescale_skip=False):
+              p_16bit=None, rescale_skip=False, pv_in_turn=None):
     """softmax(Q K^T * sm_scale) V for (batch, heads, N, head_dim) fp16/bf16 tensors on a Hopper GPU
     (N a multiple of 128; head_dim 64, 128 or 256). Options left at None take
-    default_config, default_groups and default_schedule's choices; what each
+    default_config, default_groups, default_issue and default_schedule's choices; what each
     option does: docs/design/attention.md ("attention()'s options")."""
     import torch
     from triton.tools.tensor_descriptor import TensorDescriptor
@@ -510,6 +528,9 @@ def attention(q, k, v, causal=False, sm_scale=None, alias=True, block_n=None, st
     v_stages = v_stages or schedule["v_stages"]
     q_reg_cols = schedule["q_reg_cols"] if q_reg_cols is None else q_reg_cols
     consumer_registers = consumer_registers or (160 if groups == 3 else schedule["consumer_registers"])
+    issue_p16, issue_pv_in_turn = default_issue(HEAD_DIM, causal, N_CTX)
+    p_16bit = issue_p16 if p_16bit is None else p_16bit
+    pv_in_turn = issue_pv_in_turn if pv_in_turn is None else pv_in_turn
     if o_staging not in ("q", "v"):
         raise ValueError(f"attention: o_staging must be 'q' (O over Q) or 'v' (O over V slots), got {o_staging!r}")
     if o_staging == "v" and not alias:
@@ -543,7 +564,9 @@ def attention(q, k, v, causal=False, sm_scale=None, alias=True, block_n=None, st
                                                    LATE_Q_HANDBACK=late_q_handback, DIAGONAL_FIRST=diagonal_first,
                                                    O_STAGING=o_staging, Q_REG_COLS=q_reg_cols,
                                                    NUM_MMA_GROUPS=groups, P_16BIT=p_16bit,
-                                                   RESCALE_SKIP=rescale_skip, num_warps=4,
+                                                   RESCALE_SKIP=rescale_skip,
+                                                   PV_IN_TURN=pv_in_turn,
+                                                   num_warps=4,
                                                    num_stages=1)
     return (o, lse) if return_lse else o
 
@@ -551,7 +574,7 @@ def attention(q, k, v, causal=False, sm_scale=None, alias=True, block_n=None, st
 def compile_for_sm90(head_dim=128, causal=False, alias=True, block_n=None, stages=None, q_buffers=None,
                      dtype="fp16", v_stages=None, pingpong=True, late_q_handback=True, diagonal_first=True,
                      o_staging="q", q_reg_cols=0, consumer_registers=232, groups=2, p_16bit=False,
-                     rescale_skip=False):
+                     rescale_skip=False, pv_in_turn=False):
     """The kernel compiled for sm_90 without a GPU."""
     from triton.backends.compiler import GPUTarget
     default_n, default_stages, default_q = default_config(head_dim, alias)
@@ -560,7 +583,8 @@ def compile_for_sm90(head_dim=128, causal=False, alias=True, block_n=None, stage
                       V_STAGES=v_stages or stages, CAUSAL=causal, CAUSAL_PAIRS=causal, ALIAS=alias,
                       Q_BUFFERS=q_buffers or default_q, CONSUMER_REGISTERS=consumer_registers, PINGPONG=pingpong,
                       LATE_Q_HANDBACK=late_q_handback, DIAGONAL_FIRST=diagonal_first, O_STAGING=o_staging,
-                      Q_REG_COLS=q_reg_cols, NUM_MMA_GROUPS=groups, P_16BIT=p_16bit, RESCALE_SKIP=rescale_skip)
+                      Q_REG_COLS=q_reg_cols, NUM_MMA_GROUPS=groups, P_16BIT=p_16bit, RESCALE_SKIP=rescale_skip,
+                      PV_IN_TURN=pv_in_turn)
     q_block = f"tensordesc<{dtype}[64, {head_dim}]>"
     kv_block = f"tensordesc<{dtype}[{constexprs['BLOCK_N']}, {head_dim}]>"
     signature = {"sm_scale": "fp32", "lse_ptr": "*fp32", "Z": "i32", "H": "i32", "desc_q": q_block,

@@ -17,6 +17,19 @@ def default_groups(head_dim, causal, n_ctx):
     return 3 if head_dim == 64 and (not causal or n_ctx >= 8192) else 2
 
 
+def default_issue(head_dim, causal, n_ctx):
+    """(p_16bit, pv_in_turn): whether P goes to 16 bits right after its
+    softmax, and whether a consumer's turn covers its PV as well as its QK^T
+    (FlashAttention-3's order). Measured on an H200, bf16, interleaved
+    (docs/design/attention.md): both at head dim 64, +0.1-2% at every N; P in
+    16 bits for causal head dim 128 up to N = 4096 (+10% at 1024, +0.5-4% at
+    4096, -2% at 16384); elsewhere neither (P in 16 bits -2 to -4% at head
+    dim 128 non-causal, PV in turn level or slower at 128 and 256)."""
+    if head_dim == 64:
+        return True, True
+    return head_dim == 128 and causal and n_ctx <= 4096, False
+
+
 def default_schedule(head_dim, n_ctx, alias=True, block_n=None, stages=None, v_stages=None, q_buffers=None):
     """The choices beyond default_config for a config left at it, as a dict
     (o_staging, v_stages or None, q_reg_cols, consumer_registers); the

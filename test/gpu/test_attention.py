@@ -123,6 +123,16 @@ def test_attention_rescale_skip_changes_no_bit(head_dim, causal, growing_scores)
     assert torch.equal(fa.attention(q, k, v, rescale_skip=True, **options), fa.attention(q, k, v, **options))
 
 
+@pytest.mark.parametrize("causal", [False, True])
+@pytest.mark.parametrize("head_dim, groups", [(64, 3), (64, 2), (128, 2), (256, 2)])
+@pytest.mark.parametrize("pv_in_turn", [False, True])
+def test_attention_turn_covers_pv_or_not(head_dim, groups, pv_in_turn, causal):
+    """A consumer's turn ends after its QK^T or (pv_in_turn, FlashAttention-3's
+    order) after its PV too, P in 16 bits; rows whose max keeps growing."""
+    check(True, head_dim, causal, torch.bfloat16, n=768, growing_scores=True, groups=groups, p_16bit=True,
+          pv_in_turn=pv_in_turn)
+
+
 def test_causal_attention_odd_row_blocks():
     check(True, 128, True, torch.float16, n=384)  # 3 row blocks: no pairs, one tile at a time
 

@@ -407,6 +407,39 @@ def test_flash_attention_default_schedule():
     assert fa.default_schedule(256, 1024, stages=3) == plain  # 3 K + 3 V would not fit
 
 
+def test_flash_attention_default_issue():
+    """P in 16 bits and turns that cover PV at head dim 64; P in 16 bits for
+    causal head dim 128 up to N = 4096; neither elsewhere."""
+    import hopper_flash_attention as fa
+
+    assert [fa.default_issue(64, causal, n) for causal in (False, True) for n in (1024, 16384)] == [(True, True)] * 4
+    assert fa.default_issue(128, True, 4096) == (True, False)
+    assert fa.default_issue(128, True, 16384) == (False, False)
+    assert fa.default_issue(128, False, 1024) == (False, False)
+    assert fa.default_issue(256, True, 1024) == (False, False)
+
+
+def test_flash_attention_pv_in_turn_moves_the_turn_handover(monkeypatch, tmp_path):
+    """A consumer hands the turn on (bar.arrive on the next consumer's named
+    barrier) after its QK^T, or with pv_in_turn after its PV too; the
+    hazard analysis finds nothing in either."""
+    import hopper_flash_attention as fa
+
+    monkeypatch.setenv("TRITON_CACHE_DIR", str(tmp_path))
+    monkeypatch.setenv("TLX_ALIAS_HAZARDS", "error")
+
+    def loop(pv_in_turn):
+        ttgir = fa.compile_for_sm90(64, groups=3, consumer_registers=160, pv_in_turn=pv_in_turn).asm["ttgir"]
+        consumer = ttgir[ttgir.index("partition0("):ttgir.index("partition1(")]
+        body = consumer[consumer.rindex("scf.for"):]  # the tile's K/V loop
+        ops = re.finditer(r"ttng\.(warp_group_dot|wait_barrier)\b|\"bar\.(sync|arrive)|scf\.yield", body)
+        names = [m.group(0).strip('"').split(".")[-1] for m in ops]
+        return " ".join(names[:names.index("yield")])
+
+    assert loop(False) == "wait_barrier sync warp_group_dot arrive wait_barrier warp_group_dot"
+    assert loop(True) == "wait_barrier sync warp_group_dot wait_barrier warp_group_dot arrive"
+
+
 def test_flash_attention_q_columns_in_registers(monkeypatch, tmp_path):
     """Q_REG_COLS=64 at head dim 256: each consumer loads Q's first 64
     columns into registers once a tile (after its Q arrives), and every QK^T
