@@ -147,13 +147,11 @@ def _kv_step(kv_count, v_shift, kv_start, q, k_tiles, v_tiles, k_fulls, k_emptie
     tlx.barrier_wait(k_fulls[slot], phase)
     _issue_in_turn(cid, TURNS)
     qk = _qk(q, q_regs, k_tiles[slot], Q_REG_COLS)
-    if not PV_IN_TURN:
-        _issued(cid, TURNS)
+    _issued(cid, 0 if PV_IN_TURN else TURNS)
     v_slot, v_phase = _ring(kv_count - 1 + v_shift, V_STAGES)
     tlx.barrier_wait(v_fulls[v_slot], v_phase)
     acc = tlx.async_dot(p.to(q.dtype), v_tiles[v_slot], acc)
-    if PV_IN_TURN:
-        _issued(cid, TURNS)
+    _issued(cid, TURNS if PV_IN_TURN else 0)
     qk = tlx.async_dot_wait(1, qk)
     tlx.barrier_arrive(k_empties[slot])
     if MASK == "all" or (MASK == "diagonal" and kv_start + BLOCK_N > diagonal):
@@ -232,20 +230,6 @@ def _load_tiles(desc_q, desc_k, desc_v, q_tiles, k_tiles, v_tiles, q_fulls, q_em
 
 
 @triton.jit
-def _hand_back_o(kv_count, tile_count, v_shift, q_empties, v_empties, cid: tl.constexpr, V_STAGES: tl.constexpr,
-                 Q_BUFFERS: tl.constexpr, O_OVER_V: tl.constexpr, O_ENTRIES: tl.constexpr, LATE_HANDBACK: tl.constexpr):
-    """With a late handback, at a tile's first QK^T: the previous tile's O
-    store has had that QK^T's time to read O; only now wait for it, and
-    hand its buffer back (a Q buffer for the tile after this one, or a V slot)."""
-    if LATE_HANDBACK and tile_count > 0:
-        tlx.async_descriptor_store_wait(0)
-        if O_OVER_V:
-            tlx.barrier_arrive(v_empties[(kv_count + v_shift - O_ENTRIES + cid) % V_STAGES])
-        else:
-            tlx.barrier_arrive(q_empties[cid * Q_BUFFERS + (tile_count - 1) % Q_BUFFERS])
-
-
-@triton.jit
 def _first_block(kv_count, tile_count, v_shift, lo, hi, q, q_regs, k_tiles, k_fulls, k_empties, q_empties, v_empties,
                  m_i, l_i, qk_scale, offs_m, diagonal, cid: tl.constexpr, BLOCK_M: tl.constexpr,
                  BLOCK_N: tl.constexpr, K_STAGES: tl.constexpr, V_STAGES: tl.constexpr, Q_BUFFERS: tl.constexpr,
@@ -261,8 +245,14 @@ def _first_block(kv_count, tile_count, v_shift, lo, hi, q, q_regs, k_tiles, k_fu
     _issued(cid, TURNS)
     qk = tlx.async_dot_wait(0, qk)
     tlx.barrier_arrive(k_empties[slot])
-    _hand_back_o(kv_count, tile_count, v_shift, q_empties, v_empties, cid, V_STAGES, Q_BUFFERS, O_OVER_V, O_ENTRIES,
-                 LATE_HANDBACK)
+    if LATE_HANDBACK and tile_count > 0:
+        # The previous tile's O store has had this QK^T's time to read O: only now wait for it, and hand
+        # its buffer back (a Q buffer for the tile after this one, or a V slot).
+        tlx.async_descriptor_store_wait(0)
+        if O_OVER_V:
+            tlx.barrier_arrive(v_empties[(kv_count + v_shift - O_ENTRIES + cid) % V_STAGES])
+        else:
+            tlx.barrier_arrive(q_empties[cid * Q_BUFFERS + (tile_count - 1) % Q_BUFFERS])
     first = _block_start(lo, lo, hi, BLOCK_M, DIAG_FIRST)
     if DIAG_FIRST or (CAUSAL and first + BLOCK_N > diagonal):
         p, m_i, l_i, alpha = _online_softmax(qk, m_i, l_i, qk_scale, offs_m, first, BLOCK_N,
@@ -528,9 +518,8 @@ def attention(q, k, v, causal=False, sm_scale=None, alias=True, block_n=None, st
     v_stages = v_stages or schedule["v_stages"]
     q_reg_cols = schedule["q_reg_cols"] if q_reg_cols is None else q_reg_cols
     consumer_registers = consumer_registers or (160 if groups == 3 else schedule["consumer_registers"])
-    issue_p16, issue_pv_in_turn = default_issue(HEAD_DIM, causal, N_CTX)
-    p_16bit = issue_p16 if p_16bit is None else p_16bit
-    pv_in_turn = issue_pv_in_turn if pv_in_turn is None else pv_in_turn
+    issue = default_issue(HEAD_DIM, causal, N_CTX)
+    p_16bit, pv_in_turn = (issue[0] if p_16bit is None else p_16bit), (issue[1] if pv_in_turn is None else pv_in_turn)
     if o_staging not in ("q", "v"):
         raise ValueError(f"attention: o_staging must be 'q' (O over Q) or 'v' (O over V slots), got {o_staging!r}")
     if o_staging == "v" and not alias:
@@ -541,8 +530,7 @@ def attention(q, k, v, causal=False, sm_scale=None, alias=True, block_n=None, st
     default_n, default_stages, default_q = default_config(HEAD_DIM, alias)
     block_n, stages, q_buffers = block_n or default_n, stages or default_stages, q_buffers or default_q
     v_stages = v_stages or stages
-    if diagonal_first is None:
-        diagonal_first = HEAD_DIM > 64 or N_CTX <= 1024
+    diagonal_first = (HEAD_DIM > 64 or N_CTX <= 1024) if diagonal_first is None else diagonal_first
     sm_scale = 1.0 / math.sqrt(HEAD_DIM) if sm_scale is None else sm_scale
     q, k, v = (t.contiguous() for t in (q, k, v))
     o = torch.empty_like(q)
