@@ -123,7 +123,7 @@ def fa3_attention():
 
 
 def providers(side, only=()):
-    """name -> (fn(q, k, v, causal), supports_causal, head dims, dtypes)."""
+    """name -> (fn(q, k, v, causal), the masks it runs (causal or not), head dims, dtypes)."""
     import torch
     import triton
 
@@ -137,19 +137,19 @@ def providers(side, only=()):
         plain = plain_triton_attention()
         every, both = (64, 128, 256), ("fp16", "bf16")
         out["tlx_alias aliased (default config)"] = (
-            lambda q, k, v, c: fa.attention(q, k, v, causal=c, alias=True), True, every, both)
-        for name, options, dims in CANDIDATES:
+            lambda q, k, v, c: fa.attention(q, k, v, causal=c, alias=True), BOTH_MASKS, every, both)
+        for name, options, dims, masks in CANDIDATES:
             out["tlx_alias aliased, " + name] = (
-                lambda q, k, v, c, options=options: fa.attention(q, k, v, causal=c, alias=True, **options), True,
+                lambda q, k, v, c, options=options: fa.attention(q, k, v, causal=c, alias=True, **options), masks,
                 dims, both)
-        out["tlx_alias unaliased twin"] = (lambda q, k, v, c: fa.attention(q, k, v, causal=c, alias=False), True,
+        out["tlx_alias unaliased twin"] = (lambda q, k, v, c: fa.attention(q, k, v, causal=c, alias=False), BOTH_MASKS,
                                            every, both)
         out["torch SDPA"] = (lambda q, k, v, c: torch.nn.functional.scaled_dot_product_attention(q, k, v, is_causal=c),
-                             True, every, both)
+                             BOTH_MASKS, every, both)
         fa3 = fa3_attention()
         if fa3:
-            out[FA3] = (fa3, True, every, ("bf16", ))
-        out["triton tl.dot"] = (plain, True, every, both)
+            out[FA3] = (fa3, BOTH_MASKS, every, ("bf16", ))
+        out["triton tl.dot"] = (plain, BOTH_MASKS, every, both)
         if only:  # a shorter run: the default, SDPA, FA3 and the providers named
             out = {name: fn for name, fn in out.items()
                    if name in (ALIASED, "torch SDPA", FA3) or any(o in name for o in only)}
@@ -161,17 +161,20 @@ def providers(side, only=()):
             print(json.dumps(dict(side=side, name=name, error=f"load: {error}"[:500])), flush=True)
             continue
         label = ("tlx_alias running " if side == "ours" else "peer ") + name
-        out[label] = (lambda q, k, v, c, fn=fn: fn(q, k, v),
-                      False, (128, ), ("fp16", ))  # the tutorials assert BLOCK_N (128) <= HEAD_DIM; 256 does not fit
+        # the tutorials assert BLOCK_N (128) <= HEAD_DIM; 256 does not fit
+        out[label] = (lambda q, k, v, c, fn=fn: fn(q, k, v), (False, ), (128, ), ("fp16", ))
     return out
 
 
 FA3 = "FlashAttention-3"
-# Configs beside the default, measured in the same rounds: (name, attention()'s options, head dims).
+BOTH_MASKS = (False, True)
+# Configs beside the default, measured in the same rounds: (name, attention()'s options, head dims,
+# the masks it runs: causal or not).
 CANDIDATES = [
-    ("3 consumer warp groups (BLOCK_M 192)", dict(groups=3), (64, )),
-    ("turns end after QK^T", dict(pv_in_turn=False), (64, )),
-    ("P in 16 bits", dict(p_16bit=True), (128, 256)),
+    ("3 consumer warp groups (BLOCK_M 192)", dict(groups=3), (64, ), BOTH_MASKS),
+    ("turns end after QK^T", dict(pv_in_turn=False), (64, ), BOTH_MASKS),
+    ("P in 16 bits", dict(p_16bit=True), (128, 256), BOTH_MASKS),
+    ("causal tiles in pairs", dict(tile_order="pairs"), (64, 128, 256), (True, )),
 ]
 GEMM_SIZE = 8192
 
@@ -188,7 +191,7 @@ def gemm_speed(side, when):
                 tflops=2 * GEMM_SIZE**3 / ms * 1e-9)
 
 
-def run_side(side, out_path, dtypes=("fp16", "bf16"), rounds=3, quick=False, head_dims=None, only=()):
+def run_side(side, out_path, dtypes=("fp16", "bf16"), rounds=3, quick=False, head_dims=None, only=(), masks=None):
     if side == "ours":
         import tlx_alias  # noqa: F401  (registers the plugin and the hooks)
     import torch
@@ -199,7 +202,8 @@ def run_side(side, out_path, dtypes=("fp16", "bf16"), rounds=3, quick=False, hea
             out.write(json.dumps(gemm_speed(side, "run start")) + "\n")
         for dtype in dtypes:
             for z, h, n, d, causal in shapes():
-                if (quick and n == 1024) or (head_dims and d not in head_dims):
+                if (quick and n == 1024) or (head_dims and d not in head_dims)\
+                        or (masks and causal != (masks == "causal")):
                     continue
                 for row in measure_shape(side, fns, dtype, z, h, n, d, causal, rounds):
                     out.write(json.dumps(row) + "\n")
@@ -220,8 +224,8 @@ def measure_shape(side, fns, dtype, z, h, n, d, causal, rounds):
     flops = 4 * z * h * n * n * d * (0.5 if causal else 1.0)
     ref = torch.nn.functional.scaled_dot_product_attention(q, k, v, is_causal=causal).float()
     rows, runs = [], []
-    for name, (fn, supports_causal, head_dims, dtypes) in fns.items():
-        if (causal and not supports_causal) or d not in head_dims or dtype not in dtypes:
+    for name, (fn, masks, head_dims, dtypes) in fns.items():
+        if causal not in masks or d not in head_dims or dtype not in dtypes:
             continue
         if name.startswith(("peer ", "tlx_alias running ")) and side == "ours" and n != TUTORIAL_SEQ_LEN:
             continue
@@ -346,6 +350,7 @@ def main():
     parser.add_argument("--quick", action="store_true", help="N = 4096 and 16384 only")
     parser.add_argument("--markdown", action="store_true", help="with --table: the README's table")
     parser.add_argument("--head-dims", nargs="+", type=int, choices=HEAD_DIMS, help="these head dims only")
+    parser.add_argument("--masks", choices=["causal", "none"], help="causal shapes only, or non-causal only")
     parser.add_argument("--only", nargs="+", default=[], metavar="NAME",
                         help="with --side ours: besides the default, SDPA and FA3, only providers whose name "
                              "contains one of these")
@@ -354,7 +359,7 @@ def main():
         rows = sides.read_rows(args.table)
         print(markdown(rows) if args.markdown else table(rows))
     elif args.side:
-        run_side(args.side, args.out, args.dtypes, args.rounds, args.quick, args.head_dims, args.only)
+        run_side(args.side, args.out, args.dtypes, args.rounds, args.quick, args.head_dims, args.only, args.masks)
     else:
         compare(args.out_dir, ["--dtypes", *args.dtypes, "--rounds", str(args.rounds)] + (["--quick"] if args.quick else []))
 

@@ -19,35 +19,9 @@ import tlx_alias as tlx
 from hopper_flash_attention_config import (  # noqa: F401  (smem_bytes: for callers)
     check_inputs, default_config, default_groups, default_issue, default_schedule, smem_bytes)
 
+from hopper_flash_attention_tiles import _tile_coords, _tiles_of, check_tile_order, grid_size, tile_table_tensor
+
 LOG2E = 1.4426950408889634
-
-
-@triton.jit
-def _tile_coords(k, pid, nprogs, num_pid_m, CAUSAL_PAIRS: tl.constexpr):
-    """(row block, batch*head) of program `pid`'s k-th tile. Tiles of one head
-    are consecutive, so K/V stay in L2 while programs share them. Causal
-    tiles cost (row block + 1) K/V blocks: a program then takes row blocks
-    in pairs (num_pid_m - 1 - j, j) of one head, heavier first; every pair
-    costs the same, which keeps persistent programs balanced."""
-    if CAUSAL_PAIRS:
-        pair = pid + (k // 2) * nprogs
-        off_hz = pair // (num_pid_m // 2)
-        j = pair % (num_pid_m // 2)
-        start_m = tl.where(k % 2 == 0, num_pid_m - 1 - j, j)
-    else:
-        tile = pid + k * nprogs
-        off_hz = tile // num_pid_m
-        start_m = tile % num_pid_m
-    return start_m, off_hz
-
-
-@triton.jit
-def _tiles_of(pid, nprogs, num_pid_m, num_heads, CAUSAL_PAIRS: tl.constexpr):
-    """How many tiles program `pid` runs."""
-    if CAUSAL_PAIRS:
-        return 2 * tl.cdiv(num_heads * (num_pid_m // 2) - pid, nprogs)
-    else:
-        return tl.cdiv(num_heads * num_pid_m - pid, nprogs)
 
 
 @triton.jit
@@ -191,17 +165,17 @@ def _issued(cid: tl.constexpr, TURNS: tl.constexpr):
 
 @triton.jit
 def _load_tiles(desc_q, desc_k, desc_v, q_tiles, k_tiles, v_tiles, q_fulls, q_empties, k_fulls, k_empties, v_fulls,
-                v_empties, my_tiles, pid, nprogs, num_pid_m, N_CTX, HEAD_DIM: tl.constexpr, BLOCK_M: tl.constexpr,
-                BLOCK_N: tl.constexpr, K_STAGES: tl.constexpr, V_STAGES: tl.constexpr, Q_BUFFERS: tl.constexpr,
-                CAUSAL: tl.constexpr, CAUSAL_PAIRS: tl.constexpr, DIAG_FIRST: tl.constexpr, O_OVER_V: tl.constexpr,
-                O_ENTRIES: tl.constexpr, NUM_MMA_GROUPS: tl.constexpr, dtype: tl.constexpr):
+                v_empties, my_tiles, pid, nprogs, num_pid_m, tile_table, N_CTX, HEAD_DIM: tl.constexpr,
+                BLOCK_M: tl.constexpr, BLOCK_N: tl.constexpr, K_STAGES: tl.constexpr, V_STAGES: tl.constexpr,
+                Q_BUFFERS: tl.constexpr, CAUSAL: tl.constexpr, TILE_ORDER: tl.constexpr, DIAG_FIRST: tl.constexpr,
+                O_OVER_V: tl.constexpr, O_ENTRIES: tl.constexpr, NUM_MMA_GROUPS: tl.constexpr, dtype: tl.constexpr):
     """The producer: each tile's Q halves, then its K/V blocks; with O over
     V, after them one V ring entry per consumer to stage its O in."""
     BM_HALF: tl.constexpr = BLOCK_M // NUM_MMA_GROUPS
     ELEM: tl.constexpr = tlx.size_of(dtype)
     kv_count = 0
     for tile_count in range(0, my_tiles):
-        start_m, off_hz = _tile_coords(tile_count, pid, nprogs, num_pid_m, CAUSAL_PAIRS)
+        start_m, off_hz = _tile_coords(tile_count, pid, nprogs, num_pid_m, tile_table, TILE_ORDER)
         row0 = off_hz * N_CTX
         lo, hi = _kv_range(start_m, N_CTX, BLOCK_M, CAUSAL)
         q_buf, q_phase = _ring(tile_count, Q_BUFFERS)
@@ -353,12 +327,12 @@ def _store_o(acc, m_i, l_i, lse_ptr, desc_o, o_tiles, q_empties, v_fulls, v_empt
 
 
 @triton.jit
-def _attend(cid: tl.constexpr, sm_scale, my_tiles, pid, nprogs, num_pid_m, N_CTX, q_tiles, q_fulls, k_fulls, k_tiles,
-            k_empties, v_tiles, v_fulls, v_empties, lse_ptr, o_tiles, desc_o, q_empties, HEAD_DIM: tl.constexpr,
-            BLOCK_M: tl.constexpr, BLOCK_N: tl.constexpr, K_STAGES: tl.constexpr, V_STAGES: tl.constexpr,
-            Q_BUFFERS: tl.constexpr, CAUSAL: tl.constexpr, CAUSAL_PAIRS: tl.constexpr, ALIAS: tl.constexpr,
-            DIAG_FIRST: tl.constexpr, O_OVER_Q: tl.constexpr, O_OVER_V: tl.constexpr, O_ENTRIES: tl.constexpr,
-            LATE_Q_HANDBACK: tl.constexpr, PINGPONG: tl.constexpr, Q_REG_COLS: tl.constexpr,
+def _attend(cid: tl.constexpr, sm_scale, my_tiles, pid, nprogs, num_pid_m, tile_table, N_CTX, q_tiles, q_fulls, k_fulls,
+            k_tiles, k_empties, v_tiles, v_fulls, v_empties, lse_ptr, o_tiles, desc_o, q_empties,
+            HEAD_DIM: tl.constexpr, BLOCK_M: tl.constexpr, BLOCK_N: tl.constexpr, K_STAGES: tl.constexpr,
+            V_STAGES: tl.constexpr, Q_BUFFERS: tl.constexpr, CAUSAL: tl.constexpr, TILE_ORDER: tl.constexpr,
+            ALIAS: tl.constexpr, DIAG_FIRST: tl.constexpr, O_OVER_Q: tl.constexpr, O_OVER_V: tl.constexpr,
+            O_ENTRIES: tl.constexpr, LATE_Q_HANDBACK: tl.constexpr, PINGPONG: tl.constexpr, Q_REG_COLS: tl.constexpr,
             NUM_MMA_GROUPS: tl.constexpr, dtype: tl.constexpr, P_16BIT: tl.constexpr, RESCALE_SKIP: tl.constexpr,
             PV_IN_TURN: tl.constexpr):
     """Consumer cid: the rows [cid * BM_HALF, (cid + 1) * BM_HALF) of each of
@@ -376,7 +350,7 @@ def _attend(cid: tl.constexpr, sm_scale, my_tiles, pid, nprogs, num_pid_m, N_CTX
     qk_scale = sm_scale * 1.44269504
     kv_count = 0
     for tile_count in range(0, my_tiles):
-        start_m, off_hz = _tile_coords(tile_count, pid, nprogs, num_pid_m, CAUSAL_PAIRS)
+        start_m, off_hz = _tile_coords(tile_count, pid, nprogs, num_pid_m, tile_table, TILE_ORDER)
         row0 = off_hz * N_CTX
         lo, hi = _kv_range(start_m, N_CTX, BLOCK_M, CAUSAL)
         offs_m = start_m * BLOCK_M + cid * BM_HALF + tl.arange(0, BM_HALF)
@@ -423,9 +397,9 @@ def _attend(cid: tl.constexpr, sm_scale, my_tiles, pid, nprogs, num_pid_m, N_CTX
 
 
 @triton.jit
-def attn_fwd_kernel(sm_scale, lse_ptr, Z, H, desc_q, desc_k, desc_v, desc_o, N_CTX,
+def attn_fwd_kernel(sm_scale, lse_ptr, Z, H, desc_q, desc_k, desc_v, desc_o, N_CTX, tile_table,
                     HEAD_DIM: tl.constexpr, BLOCK_M: tl.constexpr, BLOCK_N: tl.constexpr, K_STAGES: tl.constexpr,
-                    V_STAGES: tl.constexpr, CAUSAL: tl.constexpr, CAUSAL_PAIRS: tl.constexpr, ALIAS: tl.constexpr,
+                    V_STAGES: tl.constexpr, CAUSAL: tl.constexpr, TILE_ORDER: tl.constexpr, ALIAS: tl.constexpr,
                     Q_BUFFERS: tl.constexpr = 1, CONSUMER_REGISTERS: tl.constexpr = 232,
                     PINGPONG: tl.constexpr = True, LATE_Q_HANDBACK: tl.constexpr = True,
                     DIAGONAL_FIRST: tl.constexpr = True, O_STAGING: tl.constexpr = "q",
@@ -478,19 +452,19 @@ def attn_fwd_kernel(sm_scale, lse_ptr, Z, H, desc_q, desc_k, desc_v, desc_o, N_C
     num_pid_m = tl.cdiv(N_CTX, BLOCK_M)
     pid = tl.program_id(0)
     nprogs = tl.num_programs(0)
-    my_tiles = _tiles_of(pid, nprogs, num_pid_m, Z * H, CAUSAL_PAIRS)
+    my_tiles = _tiles_of(pid, nprogs, num_pid_m, Z * H, tile_table, TILE_ORDER)
 
     with tlx.async_tasks():
         with tlx.async_task("default"):  # producer: Q halves, then the K/V blocks of the tile
             _load_tiles(desc_q, desc_k, desc_v, q_tiles, k_tiles, v_tiles, q_fulls, q_empties, k_fulls, k_empties,
-                        v_fulls, v_empties, my_tiles, pid, nprogs, num_pid_m, N_CTX, HEAD_DIM, BLOCK_M, BLOCK_N,
-                        K_STAGES, V_STAGES, Q_BUFFERS, CAUSAL, CAUSAL_PAIRS, DIAG_FIRST, O_OVER_V, O_ENTRIES,
+                        v_fulls, v_empties, my_tiles, pid, nprogs, num_pid_m, tile_table, N_CTX, HEAD_DIM, BLOCK_M,
+                        BLOCK_N, K_STAGES, V_STAGES, Q_BUFFERS, CAUSAL, TILE_ORDER, DIAG_FIRST, O_OVER_V, O_ENTRIES,
                         NUM_MMA_GROUPS, dtype)
         with tlx.async_task(num_warps=4, registers=CONSUMER_REGISTERS, replicate=NUM_MMA_GROUPS):  # consumers
             cid: tl.constexpr = tlx.async_task_replica_id()
-            _attend(cid, sm_scale, my_tiles, pid, nprogs, num_pid_m, N_CTX, q_tiles, q_fulls, k_fulls, k_tiles,
-                    k_empties, v_tiles, v_fulls, v_empties, lse_ptr, o_tiles, desc_o, q_empties, HEAD_DIM, BLOCK_M,
-                    BLOCK_N, K_STAGES, V_STAGES, Q_BUFFERS, CAUSAL, CAUSAL_PAIRS, ALIAS, DIAG_FIRST, O_OVER_Q,
+            _attend(cid, sm_scale, my_tiles, pid, nprogs, num_pid_m, tile_table, N_CTX, q_tiles, q_fulls, k_fulls,
+                    k_tiles, k_empties, v_tiles, v_fulls, v_empties, lse_ptr, o_tiles, desc_o, q_empties, HEAD_DIM,
+                    BLOCK_M, BLOCK_N, K_STAGES, V_STAGES, Q_BUFFERS, CAUSAL, TILE_ORDER, ALIAS, DIAG_FIRST, O_OVER_Q,
                     O_OVER_V, O_ENTRIES, LATE_Q_HANDBACK, PINGPONG, Q_REG_COLS, NUM_MMA_GROUPS, dtype, P_16BIT,
                     RESCALE_SKIP, PV_IN_TURN)
 
@@ -498,7 +472,7 @@ def attn_fwd_kernel(sm_scale, lse_ptr, Z, H, desc_q, desc_k, desc_v, desc_o, N_C
 def attention(q, k, v, causal=False, sm_scale=None, alias=True, block_n=None, stages=None, q_buffers=None,
               num_sms=None, return_lse=False, consumer_registers=None, v_stages=None, pingpong=True,
               late_q_handback=True, diagonal_first=None, o_staging=None, q_reg_cols=None, groups=None,
-              p_16bit=None, rescale_skip=False, pv_in_turn=None):
+              p_16bit=None, rescale_skip=False, pv_in_turn=None, tile_order=None):
     """softmax(Q K^T * sm_scale) V for (batch, heads, N, head_dim) fp16/bf16 tensors on a Hopper GPU
     (N a multiple of 128; head_dim 64, 128 or 256). Options left at None take
     default_config, default_groups, default_issue and default_schedule's choices; what each
@@ -542,33 +516,31 @@ def attention(q, k, v, causal=False, sm_scale=None, alias=True, block_n=None, st
     desc_o = TensorDescriptor(o, [rows, HEAD_DIM], [HEAD_DIM, 1], [64, HEAD_DIM])
     num_sms = num_sms or torch.cuda.get_device_properties(q.device).multi_processor_count
     num_pid_m = triton.cdiv(N_CTX, BLOCK_M)
-    causal_pairs = causal and num_pid_m % 2 == 0
-    work_items = Z * H * (num_pid_m // 2 if causal_pairs else num_pid_m)  # pairs of tiles, or tiles
-    attn_fwd_kernel[(min(num_sms, work_items), )](sm_scale, lse, Z, H, desc_q, desc_k, desc_v, desc_o, N_CTX,
-                                                   HEAD_DIM=HEAD_DIM, BLOCK_M=BLOCK_M, BLOCK_N=block_n,
-                                                   K_STAGES=stages, V_STAGES=v_stages, CAUSAL=causal,
-                                                   CAUSAL_PAIRS=causal_pairs, ALIAS=alias, Q_BUFFERS=q_buffers,
-                                                   CONSUMER_REGISTERS=consumer_registers, PINGPONG=pingpong,
-                                                   LATE_Q_HANDBACK=late_q_handback, DIAGONAL_FIRST=diagonal_first,
-                                                   O_STAGING=o_staging, Q_REG_COLS=q_reg_cols,
-                                                   NUM_MMA_GROUPS=groups, P_16BIT=p_16bit,
-                                                   RESCALE_SKIP=rescale_skip,
-                                                   PV_IN_TURN=pv_in_turn,
-                                                   num_warps=4,
-                                                   num_stages=1)
+    tile_order = tile_order or ("table" if causal else "rows")
+    check_tile_order(tile_order, causal, num_pid_m)
+    nprogs = grid_size(tile_order, Z * H, num_pid_m, num_sms)
+    table = tile_table_tensor(tile_order, Z * H, num_pid_m, BLOCK_M, block_n, N_CTX, nprogs, q.device)
+    attn_fwd_kernel[(nprogs, )](sm_scale, lse, Z, H, desc_q, desc_k, desc_v, desc_o, N_CTX, table, HEAD_DIM=HEAD_DIM,
+                                BLOCK_M=BLOCK_M, BLOCK_N=block_n, K_STAGES=stages, V_STAGES=v_stages, CAUSAL=causal,
+                                TILE_ORDER=tile_order, ALIAS=alias, Q_BUFFERS=q_buffers,
+                                CONSUMER_REGISTERS=consumer_registers, PINGPONG=pingpong,
+                                LATE_Q_HANDBACK=late_q_handback, DIAGONAL_FIRST=diagonal_first, O_STAGING=o_staging,
+                                Q_REG_COLS=q_reg_cols, NUM_MMA_GROUPS=groups, P_16BIT=p_16bit,
+                                RESCALE_SKIP=rescale_skip, PV_IN_TURN=pv_in_turn, num_warps=4, num_stages=1)
     return (o, lse) if return_lse else o
 
 
 def compile_for_sm90(head_dim=128, causal=False, alias=True, block_n=None, stages=None, q_buffers=None,
                      dtype="fp16", v_stages=None, pingpong=True, late_q_handback=True, diagonal_first=True,
                      o_staging="q", q_reg_cols=0, consumer_registers=232, groups=2, p_16bit=False,
-                     rescale_skip=False, pv_in_turn=False):
+                     rescale_skip=False, pv_in_turn=False, tile_order=None):
     """The kernel compiled for sm_90 without a GPU."""
     from triton.backends.compiler import GPUTarget
     default_n, default_stages, default_q = default_config(head_dim, alias)
     stages = stages or default_stages
     constexprs = dict(HEAD_DIM=head_dim, BLOCK_M=64 * groups, BLOCK_N=block_n or default_n, K_STAGES=stages,
-                      V_STAGES=v_stages or stages, CAUSAL=causal, CAUSAL_PAIRS=causal, ALIAS=alias,
+                      V_STAGES=v_stages or stages, CAUSAL=causal,
+                      TILE_ORDER=tile_order or ("table" if causal else "rows"), ALIAS=alias,
                       Q_BUFFERS=q_buffers or default_q, CONSUMER_REGISTERS=consumer_registers, PINGPONG=pingpong,
                       LATE_Q_HANDBACK=late_q_handback, DIAGONAL_FIRST=diagonal_first, O_STAGING=o_staging,
                       Q_REG_COLS=q_reg_cols, NUM_MMA_GROUPS=groups, P_16BIT=p_16bit, RESCALE_SKIP=rescale_skip,
@@ -576,7 +548,7 @@ def compile_for_sm90(head_dim=128, causal=False, alias=True, block_n=None, stage
     q_block = f"tensordesc<{dtype}[64, {head_dim}]>"
     kv_block = f"tensordesc<{dtype}[{constexprs['BLOCK_N']}, {head_dim}]>"
     signature = {"sm_scale": "fp32", "lse_ptr": "*fp32", "Z": "i32", "H": "i32", "desc_q": q_block,
-                 "desc_k": kv_block, "desc_v": kv_block, "desc_o": q_block, "N_CTX": "i32",
+                 "desc_k": kv_block, "desc_v": kv_block, "desc_o": q_block, "N_CTX": "i32", "tile_table": "*i32",
                  **{name: "constexpr" for name in constexprs}}
     attrs = {(1, ): [["tt.divisibility", 16]], (8, ): [["tt.divisibility", 16]]}
     src = triton.compiler.ASTSource(fn=attn_fwd_kernel, signature=signature, constexprs=constexprs, attrs=attrs)

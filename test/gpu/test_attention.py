@@ -133,6 +133,24 @@ def test_attention_turn_covers_pv_or_not(head_dim, groups, pv_in_turn, causal):
           pv_in_turn=pv_in_turn)
 
 
+@pytest.mark.parametrize("tile_order", ["pairs", "table"])
+@pytest.mark.parametrize("head_dim, groups, n", [(64, 2, 1024), (64, 3, 768), (128, 2, 1024), (256, 2, 512)])
+def test_causal_attention_tile_orders(head_dim, groups, n, tile_order):
+    """Causal tiles in pairs of equal cost, or from the host's table (longest
+    first in groups of four heads, list-scheduled); 5 programs run 24-48
+    tiles each, 192-row tiles with a last one past N among them."""
+    check(True, head_dim, True, torch.bfloat16, n=n, groups=groups, tile_order=tile_order)
+
+
+def test_attention_rejects_unknown_tile_order():
+    q = torch.randn((1, 2, 384, 64), device="cuda", dtype=torch.float16)
+    with pytest.raises(ValueError, match="tile_order must be 'rows', 'pairs' or 'table', got 'lpt'"):
+        fa.attention(q, q, q, causal=True, tile_order="lpt")
+    with pytest.raises(ValueError, match=r"tile_order='pairs' is for causal attention with an even number of row "
+                                         r"blocks, got 3 row blocks"):
+        fa.attention(q, q, q, causal=True, tile_order="pairs", groups=2)
+
+
 def test_causal_attention_odd_row_blocks():
     check(True, 128, True, torch.float16, n=384)  # 3 row blocks: no pairs, one tile at a time
 

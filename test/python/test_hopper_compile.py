@@ -407,6 +407,26 @@ def test_flash_attention_default_schedule():
     assert fa.default_schedule(256, 1024, stages=3) == plain  # 3 K + 3 V would not fit
 
 
+@pytest.mark.parametrize("heads, num_pid_m, block_m, n_ctx", [(128, 32, 128, 4096), (32, 128, 128, 16384),
+                                                         (512, 8, 128, 1024), (32, 86, 192, 16384)])
+def test_causal_tile_table_runs_every_tile_once_and_ends_together(heads, num_pid_m, block_m, n_ctx):
+    """The "table" order: every causal tile once; by the cost model (K/V
+    blocks + 1) the busiest of 132 programs within one tile of the mean
+    (list scheduling's bound) and below pairs' busiest; and the first round
+    on few heads, groups of GROUP_HEADS, whose K/V share L2."""
+    from hopper_flash_attention_tiles import GROUP_HEADS, causal_tile_table
+
+    tiles = causal_tile_table(heads, num_pid_m, block_m, 128, n_ctx, 132)
+    assert sorted(t for program in tiles for t in program) == list(range(heads * num_pid_m))
+    cost = [-(-min((j + 1) * block_m, n_ctx) // 128) + 1 for j in range(num_pid_m)]
+    loads = [sum(cost[t % num_pid_m] for t in program) for program in tiles]
+    assert max(loads) <= sum(loads) / len(loads) + max(cost)
+    pairs = heads * (num_pid_m // 2)  # a pair costs num_pid_m + 1 blocks and two tiles' one
+    assert max(loads) < -(-pairs // 132) * (cost[0] + cost[-1])
+    first_round = {t // num_pid_m for program in tiles for t in program[:1]}
+    assert len(first_round) <= GROUP_HEADS * (-(-132 // (GROUP_HEADS * num_pid_m)) + 1)
+
+
 def test_flash_attention_default_issue():
     """P in 16 bits and turns that cover PV at head dim 64; P in 16 bits for
     causal head dim 128 up to N = 4096; neither elsewhere."""

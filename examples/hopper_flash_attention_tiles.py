@@ -1,0 +1,106 @@
+"""Which tiles (a row block of one batch*head) each persistent program of
+examples/hopper_flash_attention.py runs, and in which order: the device side
+(_tile_coords, _tiles_of) and, for TILE_ORDER "table", the host side that
+builds the table (causal_tile_table).
+
+TILE_ORDER:
+  "rows"   program p runs tiles p, p + nprogs, ... of the head-major row order:
+           every tile costs the same without a mask.
+  "pairs"  causal: row blocks in pairs (num_pid_m - 1 - j, j) of one head, every
+           pair costing the same; programs take pairs round robin.
+  "table"  causal: a table made on the host. Heads go in groups of four (their
+           K/V stay in L2 together); in a group the tiles go longest first, each
+           to the program that is free first by the tiles' cost in K/V blocks
+           (list scheduling). The last tiles are then the shortest, so programs
+           end together: with pairs, 2048 pairs on 132 SMs leave the last round
+           half empty (3% of the run).
+"""
+import functools
+import heapq
+
+import triton
+import triton.language as tl
+
+GROUP_HEADS = 4
+
+
+@triton.jit
+def _tile_coords(k, pid, nprogs, num_pid_m, tile_table, TILE_ORDER: tl.constexpr):
+    """(row block, batch*head) of program `pid`'s k-th tile."""
+    if TILE_ORDER == "table":  # row 0: each program's tile count; row k + 1: its k-th tile
+        tile = tl.load(tile_table + (k + 1) * nprogs + pid)
+        off_hz = tile // num_pid_m
+        start_m = tile % num_pid_m
+    elif TILE_ORDER == "pairs":
+        pair = pid + (k // 2) * nprogs
+        off_hz = pair // (num_pid_m // 2)
+        j = pair % (num_pid_m // 2)
+        start_m = tl.where(k % 2 == 0, num_pid_m - 1 - j, j)
+    else:
+        tile = pid + k * nprogs
+        off_hz = tile // num_pid_m
+        start_m = tile % num_pid_m
+    return start_m, off_hz
+
+
+@triton.jit
+def _tiles_of(pid, nprogs, num_pid_m, num_heads, tile_table, TILE_ORDER: tl.constexpr):
+    """How many tiles program `pid` runs."""
+    if TILE_ORDER == "table":
+        return tl.load(tile_table + pid)
+    elif TILE_ORDER == "pairs":
+        return 2 * tl.cdiv(num_heads * (num_pid_m // 2) - pid, nprogs)
+    else:
+        return tl.cdiv(num_heads * num_pid_m - pid, nprogs)
+
+
+@functools.lru_cache(maxsize=64)
+def causal_tile_table(heads, num_pid_m, block_m, block_n, n_ctx, nprogs):
+    """Each program's causal tiles (head * num_pid_m + row block), in the order
+    it runs them: the "table" order above. A tile costs its K/V blocks plus
+    one for its Q load and O store."""
+    cost = [-(-min((j + 1) * block_m, n_ctx) // block_n) + 1 for j in range(num_pid_m)]
+    longest_first = sorted(range(num_pid_m), key=lambda j: -cost[j])
+    free_at = [(0, p) for p in range(nprogs)]
+    tiles = [[] for _ in range(nprogs)]
+    for first_head in range(0, heads, GROUP_HEADS):
+        group = range(first_head, min(first_head + GROUP_HEADS, heads))
+        for j in longest_first:
+            for h in group:
+                load, p = heapq.heappop(free_at)
+                tiles[p].append(h * num_pid_m + j)
+                heapq.heappush(free_at, (load + cost[j], p))
+    return tuple(tuple(t) for t in tiles)
+
+
+_TABLES = {}
+
+
+def tile_table_tensor(order, heads, num_pid_m, block_m, block_n, n_ctx, nprogs, device):
+    """The int32 table the kernel reads for TILE_ORDER "table" (row 0 the tile
+    counts, row k + 1 each program's k-th tile), or a one-element stand-in
+    for the other orders; kept per device and shape."""
+    import torch
+    key = (order, heads, num_pid_m, block_m, block_n, n_ctx, nprogs, str(device))
+    if key not in _TABLES:
+        if order == "table":
+            tiles = causal_tile_table(heads, num_pid_m, block_m, block_n, n_ctx, nprogs)
+            rows = [[len(t) for t in tiles]] + [[t[k] if k < len(t) else -1 for t in tiles]
+                                                for k in range(max(map(len, tiles)))]
+            _TABLES[key] = torch.tensor(rows, dtype=torch.int32, device=device)
+        else:
+            _TABLES[key] = torch.zeros(1, dtype=torch.int32, device=device)
+    return _TABLES[key]
+
+
+def grid_size(order, heads, num_pid_m, num_sms):
+    """Persistent programs for a tile order: one per SM, no more than its work items."""
+    return min(num_sms, heads * (num_pid_m // 2 if order == "pairs" else num_pid_m))
+
+
+def check_tile_order(order, causal, num_pid_m):
+    if order not in ("rows", "pairs", "table"):
+        raise ValueError(f"attention: tile_order must be 'rows', 'pairs' or 'table', got {order!r}")
+    if order == "pairs" and (not causal or num_pid_m % 2):
+        raise ValueError("attention: tile_order='pairs' is for causal attention with an even number of row blocks, "
+                         f"got {num_pid_m} row blocks{'' if causal else ' (non-causal)'}")
