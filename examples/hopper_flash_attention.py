@@ -52,9 +52,7 @@ def _ring(count, STAGES: tl.constexpr):
 def _online_softmax(qk, m_i, l_i, qk_scale, offs_m, kv_start, BLOCK_N: tl.constexpr, MASK: tl.constexpr):
     """One block of online softmax in the log2 domain: the probabilities,
     the new row max and sum, and the factor that rescales the accumulator.
-    MASK: "" (none) or the causal mask, in one of two forms: "lane" where P
-    is in 16 bits or at head dim 64, else "cols" (with P in 32 bits at head
-    dims 128 and 256 ptxas spilled in the K/V loop with "lane")."""
+    MASK: "" (none) or the causal mask in its "cols" or "lane" form."""
     cols = tl.arange(0, BLOCK_N)
     if MASK == "cols":
         qk = tl.where(offs_m[:, None] >= (kv_start + cols)[None, :], qk, -float("inf"))
@@ -70,6 +68,21 @@ def _online_softmax(qk, m_i, l_i, qk_scale, offs_m, kv_start, BLOCK_N: tl.conste
     alpha = tl.math.exp2(m_i - m_ij)
     l_i = l_i * alpha + tl.sum(p, 1)
     return p, m_ij, l_i, alpha
+
+
+@triton.jit
+def _block_softmax(qk, m_i, l_i, qk_scale, offs_m, kv_start, masked, BLOCK_N: tl.constexpr, P16: tl.constexpr,
+                   HEAD_DIM: tl.constexpr):
+    """_online_softmax of a K/V block, with the causal mask where `masked`
+    (known at compile time or not): its "lane" form where P is in 16 bits or
+    at head dim 64, else "cols" (with P in 32 bits at head dims 128 and 256
+    ptxas spilled in the K/V loop with "lane")."""
+    if masked:
+        p, m_i, l_i, alpha = _online_softmax(qk, m_i, l_i, qk_scale, offs_m, kv_start, BLOCK_N,
+                                             "lane" if P16 != "" or HEAD_DIM == 64 else "cols")
+    else:
+        p, m_i, l_i, alpha = _online_softmax(qk, m_i, l_i, qk_scale, offs_m, kv_start, BLOCK_N, "")
+    return p, m_i, l_i, alpha
 
 
 @triton.jit
@@ -128,11 +141,8 @@ def _kv_step(kv_count, v_shift, kv_start, q, k_tiles, v_tiles, k_fulls, k_emptie
     _issued(cid, TURNS if PV_IN_TURN else 0)
     qk = tlx.async_dot_wait(1, qk)
     tlx.barrier_arrive(k_empties[slot])
-    if MASK == "all" or (MASK == "diagonal" and kv_start + BLOCK_N > diagonal):
-        p32, m_i, l_i, alpha = _online_softmax(qk, m_i, l_i, qk_scale, offs_m, kv_start, BLOCK_N,
-                                               "lane" if P16 != "" or q.shape[1] == 64 else "cols")
-    else:
-        p32, m_i, l_i, alpha = _online_softmax(qk, m_i, l_i, qk_scale, offs_m, kv_start, BLOCK_N, "")
+    masked = MASK == "all" or (MASK == "diagonal" and kv_start + BLOCK_N > diagonal)
+    p32, m_i, l_i, alpha = _block_softmax(qk, m_i, l_i, qk_scale, offs_m, kv_start, masked, BLOCK_N, P16, q.shape[1])
     if P16 != "":  # P waits for its PV in 16 bits: half the registers (three consumers have 160)
         p = _to_16bit(p32, q.dtype, P16)
     else:
@@ -228,11 +238,8 @@ def _first_block(kv_count, tile_count, v_shift, lo, hi, q, q_regs, k_tiles, k_fu
         else:
             tlx.barrier_arrive(q_empties[cid * Q_BUFFERS + (tile_count - 1) % Q_BUFFERS])
     first = _block_start(lo, lo, hi, BLOCK_M, DIAG_FIRST)
-    if DIAG_FIRST or (CAUSAL and first + BLOCK_N > diagonal):
-        p, m_i, l_i, alpha = _online_softmax(qk, m_i, l_i, qk_scale, offs_m, first, BLOCK_N,
-                                             "lane" if P16 != "" or q.shape[1] == 64 else "cols")
-    else:
-        p, m_i, l_i, alpha = _online_softmax(qk, m_i, l_i, qk_scale, offs_m, first, BLOCK_N, "")
+    masked = DIAG_FIRST or (CAUSAL and first + BLOCK_N > diagonal)
+    p, m_i, l_i, alpha = _block_softmax(qk, m_i, l_i, qk_scale, offs_m, first, masked, BLOCK_N, P16, q.shape[1])
     if P16 != "":
         p = _to_16bit(p, q.dtype, P16)
     return p, m_i, l_i
