@@ -150,10 +150,6 @@ def providers(side, only=()):
         if fa3:
             out[FA3] = (fa3, BOTH_MASKS, every, ("bf16", ))
         out["triton tl.dot"] = (plain, BOTH_MASKS, every, both)
-        if only:  # a shorter run: the default, SDPA, FA3 and the providers named
-            out = {name: fn for name, fn in out.items()
-                   if name in (ALIASED, "torch SDPA", FA3) or any(o in name for o in only)}
-            return out
     for name in tutorials.HOPPER_ATTENTION:
         try:
             fn = tutorials.attention(name, for_tlx_alias=(side == "ours"))
@@ -163,6 +159,9 @@ def providers(side, only=()):
         label = ("tlx_alias running " if side == "ours" else "peer ") + name
         # the tutorials assert BLOCK_N (128) <= HEAD_DIM; 256 does not fit
         out[label] = (lambda q, k, v, c, fn=fn: fn(q, k, v), (False, ), (128, ), ("fp16", ))
+    if only:  # a shorter run: the default, SDPA, FA3 and the providers named
+        out = {name: fn for name, fn in out.items()
+               if name in (ALIASED, "torch SDPA", FA3) or any(o in name for o in only)}
     return out
 
 
@@ -352,8 +351,7 @@ def main():
     parser.add_argument("--head-dims", nargs="+", type=int, choices=HEAD_DIMS, help="these head dims only")
     parser.add_argument("--masks", choices=["causal", "none"], help="causal shapes only, or non-causal only")
     parser.add_argument("--only", nargs="+", default=[], metavar="NAME",
-                        help="with --side ours: besides the default, SDPA and FA3, only providers whose name "
-                             "contains one of these")
+                        help="besides the default, SDPA and FA3, only providers whose name contains one of these")
     args = parser.parse_args()
     if args.table:
         rows = sides.read_rows(args.table)
@@ -361,7 +359,10 @@ def main():
     elif args.side:
         run_side(args.side, args.out, args.dtypes, args.rounds, args.quick, args.head_dims, args.only, args.masks)
     else:
-        compare(args.out_dir, ["--dtypes", *args.dtypes, "--rounds", str(args.rounds)] + (["--quick"] if args.quick else []))
+        side_args = ["--dtypes", *args.dtypes, "--rounds", str(args.rounds)] + (["--quick"] if args.quick else [])
+        side_args += (["--head-dims", *map(str, args.head_dims)] if args.head_dims else [])
+        side_args += (["--masks", args.masks] if args.masks else []) + (["--only", *args.only] if args.only else [])
+        compare(args.out_dir, side_args)
 
 
 if __name__ == "__main__":

@@ -230,8 +230,9 @@ def _first_block(kv_count, tile_count, v_shift, lo, hi, q, q_regs, k_tiles, k_fu
     qk = tlx.async_dot_wait(0, qk)
     tlx.barrier_arrive(k_empties[slot])
     if LATE_HANDBACK and tile_count > 0:
-        # The previous tile's O store has had this QK^T's time to read O: only now wait for it, and hand
-        # its buffer back (a Q buffer for the tile after this one, or a V slot).
+        # The previous tile's O store has had this QK^T's time to
+        # read O: only now wait for it, and hand its buffer back
+        # (a Q buffer for the tile after this one, or a V slot).
         tlx.async_descriptor_store_wait(0)
         if O_OVER_V:
             tlx.barrier_arrive(v_empties[(kv_count + v_shift - O_ENTRIES + cid) % V_STAGES])
@@ -258,39 +259,39 @@ def _other_blocks(kv_count, v_shift, lo, hi, q, q_regs, k_tiles, v_tiles, k_full
     if DIAG_FIRST:
         for i in tl.static_range(1, BLOCK_M // BLOCK_N):  # the diagonal's other blocks
             kv_start = _block_start(lo + i * BLOCK_N, lo, hi, BLOCK_M, DIAG_FIRST)
-            acc, p, m_i, l_i = _kv_step(kv_count, v_shift, kv_start, q, k_tiles, v_tiles, k_fulls, k_empties,
-                                               v_fulls, v_empties, acc, p, m_i, l_i, qk_scale, offs_m, diagonal,
-                                               cid, K_STAGES, V_STAGES, BLOCK_N, "all", TURNS, q_regs, Q_REG_COLS, P16,
-                                               RESCALE_SKIP, PV_IN_TURN)
+            acc, p, m_i, l_i = _kv_step(kv_count, v_shift, kv_start, q, k_tiles, v_tiles, k_fulls, k_empties, v_fulls,
+                                        v_empties, acc, p, m_i, l_i, qk_scale, offs_m, diagonal, cid, K_STAGES,
+                                        V_STAGES, BLOCK_N, "all", TURNS, q_regs, Q_REG_COLS, P16, RESCALE_SKIP,
+                                        PV_IN_TURN)
             kv_count += 1
         for kv_pos in range(lo + BLOCK_M, hi, BLOCK_N):  # the blocks left of it: no mask
             kv_start = _block_start(kv_pos, lo, hi, BLOCK_M, DIAG_FIRST)
-            acc, p, m_i, l_i = _kv_step(kv_count, v_shift, kv_start, q, k_tiles, v_tiles, k_fulls, k_empties,
-                                               v_fulls, v_empties, acc, p, m_i, l_i, qk_scale, offs_m, diagonal,
-                                               cid, K_STAGES, V_STAGES, BLOCK_N, "none", TURNS, q_regs, Q_REG_COLS, P16,
-                                               RESCALE_SKIP, PV_IN_TURN)
+            acc, p, m_i, l_i = _kv_step(kv_count, v_shift, kv_start, q, k_tiles, v_tiles, k_fulls, k_empties, v_fulls,
+                                        v_empties, acc, p, m_i, l_i, qk_scale, offs_m, diagonal, cid, K_STAGES,
+                                        V_STAGES, BLOCK_N, "none", TURNS, q_regs, Q_REG_COLS, P16, RESCALE_SKIP,
+                                        PV_IN_TURN)
             kv_count += 1
     elif CAUSAL and BLOCK_M % BLOCK_N != 0:  # 192 x 128: the last two blocks reach the diagonal
         mask_start = tl.maximum((diagonal // BLOCK_N) * BLOCK_N, lo + BLOCK_N)
         for kv_pos in range(lo + BLOCK_N, mask_start, BLOCK_N):
-            acc, p, m_i, l_i = _kv_step(kv_count, v_shift, kv_pos, q, k_tiles, v_tiles, k_fulls, k_empties,
-                                               v_fulls, v_empties, acc, p, m_i, l_i, qk_scale, offs_m, diagonal,
-                                               cid, K_STAGES, V_STAGES, BLOCK_N, "none", TURNS, q_regs, Q_REG_COLS, P16,
-                                               RESCALE_SKIP, PV_IN_TURN)
+            acc, p, m_i, l_i = _kv_step(kv_count, v_shift, kv_pos, q, k_tiles, v_tiles, k_fulls, k_empties, v_fulls,
+                                        v_empties, acc, p, m_i, l_i, qk_scale, offs_m, diagonal, cid, K_STAGES,
+                                        V_STAGES, BLOCK_N, "none", TURNS, q_regs, Q_REG_COLS, P16, RESCALE_SKIP,
+                                        PV_IN_TURN)
             kv_count += 1
         for kv_pos in range(mask_start, hi, BLOCK_N):
-            acc, p, m_i, l_i = _kv_step(kv_count, v_shift, kv_pos, q, k_tiles, v_tiles, k_fulls, k_empties,
-                                               v_fulls, v_empties, acc, p, m_i, l_i, qk_scale, offs_m, diagonal,
-                                               cid, K_STAGES, V_STAGES, BLOCK_N, "all", TURNS, q_regs, Q_REG_COLS, P16,
-                                               RESCALE_SKIP, PV_IN_TURN)
+            acc, p, m_i, l_i = _kv_step(kv_count, v_shift, kv_pos, q, k_tiles, v_tiles, k_fulls, k_empties, v_fulls,
+                                        v_empties, acc, p, m_i, l_i, qk_scale, offs_m, diagonal, cid, K_STAGES,
+                                        V_STAGES, BLOCK_N, "all", TURNS, q_regs, Q_REG_COLS, P16, RESCALE_SKIP,
+                                        PV_IN_TURN)
             kv_count += 1
     else:
         for kv_pos in range(lo + BLOCK_N, hi, BLOCK_N):
             kv_start = _block_start(kv_pos, lo, hi, BLOCK_M, DIAG_FIRST)
-            acc, p, m_i, l_i = _kv_step(kv_count, v_shift, kv_start, q, k_tiles, v_tiles, k_fulls, k_empties,
-                                               v_fulls, v_empties, acc, p, m_i, l_i, qk_scale, offs_m, diagonal,
-                                               cid, K_STAGES, V_STAGES, BLOCK_N, "diagonal" if CAUSAL else "none",
-                                               TURNS, q_regs, Q_REG_COLS, P16, RESCALE_SKIP, PV_IN_TURN)
+            acc, p, m_i, l_i = _kv_step(kv_count, v_shift, kv_start, q, k_tiles, v_tiles, k_fulls, k_empties, v_fulls,
+                                        v_empties, acc, p, m_i, l_i, qk_scale, offs_m, diagonal, cid, K_STAGES,
+                                        V_STAGES, BLOCK_N, "diagonal" if CAUSAL else "none", TURNS, q_regs, Q_REG_COLS,
+                                        P16, RESCALE_SKIP, PV_IN_TURN)
             kv_count += 1
     return acc, p, m_i, l_i, kv_count
 
@@ -350,8 +351,7 @@ def _attend(cid: tl.constexpr, sm_scale, my_tiles, pid, nprogs, num_pid_m, tile_
     LATE_HANDBACK: tl.constexpr = LATE_Q_HANDBACK and (O_OVER_V or (O_OVER_Q and Q_BUFFERS > 1))
     TURNS: tl.constexpr = NUM_MMA_GROUPS if PINGPONG else 0
     # P in 16 bits ("cast", "asm": see _to_16bit) or not (""); three consumers need it: 160 registers
-    P16: tl.constexpr = (("asm" if CAUSAL and BLOCK_M % BLOCK_N else "cast")
-                         if P_16BIT or NUM_MMA_GROUPS == 3 else "")
+    P16: tl.constexpr = ("asm" if CAUSAL and BLOCK_M % BLOCK_N else "cast") if P_16BIT or NUM_MMA_GROUPS == 3 else ""
     if cid == NUM_MMA_GROUPS - 1:
         _issued(cid - 1, TURNS)  # meets its own first wait: the last consumer goes first
     qk_scale = sm_scale * 1.44269504

@@ -73,24 +73,18 @@ def causal_tile_table(heads, num_pid_m, block_m, block_n, n_ctx, nprogs):
     return tuple(tuple(t) for t in tiles)
 
 
-_TABLES = {}
-
-
+@functools.lru_cache(maxsize=64)
 def tile_table_tensor(order, heads, num_pid_m, block_m, block_n, n_ctx, nprogs, device):
     """The int32 table the kernel reads for TILE_ORDER "table" (row 0 the tile
     counts, row k + 1 each program's k-th tile), or a one-element stand-in
     for the other orders; kept per device and shape."""
     import torch
-    key = (order, heads, num_pid_m, block_m, block_n, n_ctx, nprogs, str(device))
-    if key not in _TABLES:
-        if order == "table":
-            tiles = causal_tile_table(heads, num_pid_m, block_m, block_n, n_ctx, nprogs)
-            rows = [[len(t) for t in tiles]] + [[t[k] if k < len(t) else -1 for t in tiles]
-                                                for k in range(max(map(len, tiles)))]
-            _TABLES[key] = torch.tensor(rows, dtype=torch.int32, device=device)
-        else:
-            _TABLES[key] = torch.zeros(1, dtype=torch.int32, device=device)
-    return _TABLES[key]
+    if order != "table":
+        return torch.zeros(1, dtype=torch.int32, device=device)
+    tiles = causal_tile_table(heads, num_pid_m, block_m, block_n, n_ctx, nprogs)
+    rows = [[len(t) for t in tiles]] + [[t[k] if k < len(t) else -1 for t in tiles]
+                                        for k in range(max(map(len, tiles)))]
+    return torch.tensor(rows, dtype=torch.int32, device=device)
 
 
 def grid_size(order, heads, num_pid_m, num_sms):
