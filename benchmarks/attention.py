@@ -174,6 +174,8 @@ CANDIDATES = [
     ("turns end after QK^T", dict(pv_in_turn=False), (64, ), BOTH_MASKS),
     ("P in 16 bits", dict(p_16bit=True), (128, 256), BOTH_MASKS),
     ("causal tiles in pairs", dict(tile_order="pairs"), (64, 128, 256), (True, )),
+    ("leader arrives (warp-group bar.sync before each)", dict(thread_arrives=""), (64, 128, 256), BOTH_MASKS),
+    ("leader arrives for V", dict(thread_arrives="kq"), (64, 128, 256), BOTH_MASKS),
 ]
 GEMM_SIZE = 8192
 

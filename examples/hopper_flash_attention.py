@@ -412,7 +412,7 @@ def attn_fwd_kernel(sm_scale, lse_ptr, Z, H, desc_q, desc_k, desc_v, desc_o, N_C
                     DIAGONAL_FIRST: tl.constexpr = True, O_STAGING: tl.constexpr = "q",
                     Q_REG_COLS: tl.constexpr = 0, NUM_MMA_GROUPS: tl.constexpr = 2, P_16BIT: tl.constexpr = False,
                     RESCALE_SKIP: tl.constexpr = False,
-                    PV_IN_TURN: tl.constexpr = False):
+                    PV_IN_TURN: tl.constexpr = False, THREAD_ARRIVES: tl.constexpr = "kqv"):
     BM_HALF: tl.constexpr = BLOCK_M // NUM_MMA_GROUPS
     dtype: tl.constexpr = tlx.dtype_of(desc_q)
     # Where each consumer stages its O tile for the TMA store: over its Q
@@ -447,14 +447,24 @@ def attn_fwd_kernel(sm_scale, lse_ptr, Z, H, desc_q, desc_k, desc_v, desc_o, N_C
 
     # Q buffer (cid, b) is q_tiles[cid * Q_BUFFERS + b]; tile t of a program uses b = t % Q_BUFFERS.
     q_fulls = tlx.alloc_barriers(num_barriers=NUM_MMA_GROUPS * Q_BUFFERS, arrive_count=1)
-    q_empties = tlx.alloc_barriers(num_barriers=NUM_MMA_GROUPS * Q_BUFFERS, arrive_count=1)
     k_fulls = tlx.alloc_barriers(num_barriers=K_STAGES, arrive_count=1)
-    k_empties = tlx.alloc_barriers(num_barriers=K_STAGES, arrive_count=NUM_MMA_GROUPS)
+    # THREAD_ARRIVES "kqv": the consumers hand K, Q and V slots back by every
+    # thread's own arrive (warp barriers: no warp-group bar.sync before it);
+    # "kq": V by a leader's; "": all by a leader's
+    if THREAD_ARRIVES != "":
+        q_empties = tlx.alloc_warp_barrier(num_barriers=NUM_MMA_GROUPS * Q_BUFFERS, num_warps=4)
+        k_empties = tlx.alloc_warp_barrier(num_barriers=K_STAGES, num_warps=4 * NUM_MMA_GROUPS)
+    else:
+        q_empties = tlx.alloc_barriers(num_barriers=NUM_MMA_GROUPS * Q_BUFFERS, arrive_count=1)
+        k_empties = tlx.alloc_barriers(num_barriers=K_STAGES, arrive_count=NUM_MMA_GROUPS)
     # With O over V the V ring holds, after each tile's blocks, one entry per
     # consumer that the producer fills with nothing: consumer c stages its O
     # in entry c, the other consumer releases it at once.
     v_fulls = tlx.alloc_barriers(num_barriers=V_STAGES, arrive_count=1)
-    v_empties = tlx.alloc_barriers(num_barriers=V_STAGES, arrive_count=NUM_MMA_GROUPS)
+    if THREAD_ARRIVES == "kqv":
+        v_empties = tlx.alloc_warp_barrier(num_barriers=V_STAGES, num_warps=4 * NUM_MMA_GROUPS)
+    else:
+        v_empties = tlx.alloc_barriers(num_barriers=V_STAGES, arrive_count=NUM_MMA_GROUPS)
 
     num_pid_m = tl.cdiv(N_CTX, BLOCK_M)
     pid = tl.program_id(0)
@@ -479,7 +489,7 @@ def attn_fwd_kernel(sm_scale, lse_ptr, Z, H, desc_q, desc_k, desc_v, desc_o, N_C
 def attention(q, k, v, causal=False, sm_scale=None, alias=True, block_n=None, stages=None, q_buffers=None,
               num_sms=None, return_lse=False, consumer_registers=None, v_stages=None, pingpong=True,
               late_q_handback=True, diagonal_first=None, o_staging=None, q_reg_cols=None, groups=None,
-              p_16bit=None, rescale_skip=False, pv_in_turn=None, tile_order=None):
+              p_16bit=None, rescale_skip=False, pv_in_turn=None, tile_order=None, thread_arrives=None):
     """softmax(Q K^T * sm_scale) V for (batch, heads, N, head_dim) fp16/bf16 tensors on a Hopper GPU
     (N a multiple of 128; head_dim 64, 128 or 256). Options left at None take
     default_config, default_groups, default_issue and default_schedule's choices; what each
@@ -501,6 +511,9 @@ def attention(q, k, v, causal=False, sm_scale=None, alias=True, block_n=None, st
     consumer_registers = consumer_registers or (160 if groups == 3 else schedule["consumer_registers"])
     issue = default_issue(HEAD_DIM, causal, N_CTX)
     p_16bit, pv_in_turn = (issue[0] if p_16bit is None else p_16bit), (issue[1] if pv_in_turn is None else pv_in_turn)
+    thread_arrives = issue[2] if thread_arrives is None else thread_arrives
+    if thread_arrives not in ("kqv", "kq", ""):
+        raise ValueError(f"attention: thread_arrives must be 'kqv', 'kq' or '', got {thread_arrives!r}")
     if o_staging not in ("q", "v"):
         raise ValueError(f"attention: o_staging must be 'q' (O over Q) or 'v' (O over V slots), got {o_staging!r}")
     if o_staging == "v" and not alias:
@@ -533,14 +546,15 @@ def attention(q, k, v, causal=False, sm_scale=None, alias=True, block_n=None, st
                                 CONSUMER_REGISTERS=consumer_registers, PINGPONG=pingpong,
                                 LATE_Q_HANDBACK=late_q_handback, DIAGONAL_FIRST=diagonal_first, O_STAGING=o_staging,
                                 Q_REG_COLS=q_reg_cols, NUM_MMA_GROUPS=groups, P_16BIT=p_16bit,
-                                RESCALE_SKIP=rescale_skip, PV_IN_TURN=pv_in_turn, num_warps=4, num_stages=1)
+                                RESCALE_SKIP=rescale_skip, PV_IN_TURN=pv_in_turn, THREAD_ARRIVES=thread_arrives,
+                                num_warps=4, num_stages=1)
     return (o, lse) if return_lse else o
 
 
 def compile_for_sm90(head_dim=128, causal=False, alias=True, block_n=None, stages=None, q_buffers=None,
                      dtype="fp16", v_stages=None, pingpong=True, late_q_handback=True, diagonal_first=True,
                      o_staging="q", q_reg_cols=0, consumer_registers=232, groups=2, p_16bit=False,
-                     rescale_skip=False, pv_in_turn=False, tile_order=None):
+                     rescale_skip=False, pv_in_turn=False, tile_order=None, thread_arrives="kqv"):
     """The kernel compiled for sm_90 without a GPU."""
     from triton.backends.compiler import GPUTarget
     default_n, default_stages, default_q = default_config(head_dim, alias)
@@ -551,7 +565,7 @@ def compile_for_sm90(head_dim=128, causal=False, alias=True, block_n=None, stage
                       Q_BUFFERS=q_buffers or default_q, CONSUMER_REGISTERS=consumer_registers, PINGPONG=pingpong,
                       LATE_Q_HANDBACK=late_q_handback, DIAGONAL_FIRST=diagonal_first, O_STAGING=o_staging,
                       Q_REG_COLS=q_reg_cols, NUM_MMA_GROUPS=groups, P_16BIT=p_16bit, RESCALE_SKIP=rescale_skip,
-                      PV_IN_TURN=pv_in_turn)
+                      PV_IN_TURN=pv_in_turn, THREAD_ARRIVES=thread_arrives)
     q_block = f"tensordesc<{dtype}[64, {head_dim}]>"
     kv_block = f"tensordesc<{dtype}[{constexprs['BLOCK_N']}, {head_dim}]>"
     signature = {"sm_scale": "fp32", "lse_ptr": "*fp32", "Z": "i32", "H": "i32", "desc_q": q_block,

@@ -18,16 +18,22 @@ def default_groups(head_dim, causal, n_ctx):
 
 
 def default_issue(head_dim, causal, n_ctx):
-    """(p_16bit, pv_in_turn): whether P goes to 16 bits right after its
-    softmax, and whether a consumer's turn covers its PV as well as its QK^T
-    (FlashAttention-3's order). Measured on an H200, bf16, interleaved
-    (docs/design/attention.md): both at head dim 64, +0.1-2% at every N; P in
-    16 bits for causal head dim 128 up to N = 4096 (+10% at 1024, +0.5-4% at
-    4096, -2% at 16384); elsewhere neither (P in 16 bits -2 to -4% at head
-    dim 128 non-causal, PV in turn level or slower at 128 and 256)."""
+    """(p_16bit, pv_in_turn, thread_arrives): whether P goes to 16 bits right
+    after its softmax, whether a consumer's turn covers its PV as well as its
+    QK^T (FlashAttention-3's order), and which rings' slots the consumers hand
+    back by every thread's own arrive (no warp-group bar.sync before it):
+    "kqv", or "kq" (V by a leader's). Measured on an H200, bf16, interleaved
+    (docs/design/attention.md): P in 16 bits and PV in turn at head dim 64,
+    +0.1-2% at every N; P in 16 bits for causal head dim 128 up to N = 4096
+    (+10% at 1024, +0.5-4% at 4096, -2% at 16384); elsewhere neither (P in 16
+    bits -2 to -4% at head dim 128 non-causal, PV in turn level or slower at
+    128 and 256). Thread arrives everywhere (geomean +0.6% over leader
+    arrives, up to +3% causal), but V by a leader at head dim 256 non-causal
+    (+2 to +5% at N = 16384)."""
+    arrives = "kq" if head_dim == 256 and not causal else "kqv"
     if head_dim == 64:
-        return True, True
-    return head_dim == 128 and causal and n_ctx <= 4096, False
+        return True, True, arrives
+    return head_dim == 128 and causal and n_ctx <= 4096, False, arrives
 
 
 def default_schedule(head_dim, n_ctx, alias=True, block_n=None, stages=None, v_stages=None, q_buffers=None):

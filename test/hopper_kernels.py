@@ -28,12 +28,18 @@ def tma_into_aliased_slot(desc, out_ptr, ROW: tl.constexpr, B: tl.constexpr):
 
 
 @triton.jit
-def producer_consumer_sum(desc, out_ptr, NUM_TILES: tl.constexpr, B: tl.constexpr, STAGES: tl.constexpr):
+def producer_consumer_sum(desc, out_ptr, NUM_TILES: tl.constexpr, B: tl.constexpr, STAGES: tl.constexpr,
+                          EMPTY: tl.constexpr = "leader"):
     # A TMA producer task and a consumer task hand a ring of STAGES slots
     # over through full/empty mbarriers; NUM_TILES > STAGES flips phases.
+    # EMPTY "threads": the empty barriers are warp barriers, every consumer
+    # thread arrives; "threads_pred": twice, the second time on a predicate.
     ring = tlx.local_alloc((B, B), tl.float16, STAGES)
     full = tlx.alloc_barriers(num_barriers=STAGES, arrive_count=1)
-    empty = tlx.alloc_barriers(num_barriers=STAGES, arrive_count=1)
+    if EMPTY == "threads" or EMPTY == "threads_pred":
+        empty = tlx.alloc_warp_barrier(num_barriers=STAGES, num_warps=4, num_arrivals=1 + (EMPTY == "threads_pred"))
+    else:
+        empty = tlx.alloc_barriers(num_barriers=STAGES, arrive_count=1)
     with tlx.async_tasks():
         with tlx.async_task("default"):
             for t in range(NUM_TILES):
@@ -48,6 +54,8 @@ def producer_consumer_sum(desc, out_ptr, NUM_TILES: tl.constexpr, B: tl.constexp
                 tlx.barrier_wait(full[slot], phase)
                 acc += tlx.local_load(ring[slot]).to(tl.float32)
                 tlx.barrier_arrive(empty[slot])
+                if EMPTY == "threads_pred":
+                    tlx.barrier_arrive(empty[slot], pred=tl.program_id(0) == 0)
             offs = tl.arange(0, B)
             tl.store(out_ptr + offs[:, None] * B + offs[None, :], acc)
 

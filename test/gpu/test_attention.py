@@ -142,6 +142,17 @@ def test_causal_attention_tile_orders(head_dim, groups, n, tile_order):
     check(True, head_dim, True, torch.bfloat16, n=n, groups=groups, tile_order=tile_order)
 
 
+@pytest.mark.parametrize("causal", [False, True])
+@pytest.mark.parametrize("head_dim, options", [(64, dict(groups=3)), (128, {}), (256, {}),
+                                               (256, dict(o_staging="v", v_stages=3))])
+def test_attention_thread_or_leader_arrives(head_dim, options, causal):
+    """The consumers release K, V and Q by every thread's arrive (warp
+    barriers, the default) or by a leader's after a warp-group bar.sync."""
+    for thread_arrives in ("kqv", "kq", ""):
+        check(True, head_dim, causal, torch.bfloat16, n=768, growing_scores=True, thread_arrives=thread_arrives,
+              **options)
+
+
 def test_attention_rejects_unknown_tile_order():
     q = torch.randn((1, 2, 384, 64), device="cuda", dtype=torch.float16)
     with pytest.raises(ValueError, match="tile_order must be 'rows', 'pairs' or 'table', got 'lpt'"):

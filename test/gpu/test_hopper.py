@@ -27,12 +27,15 @@ def test_tma_into_aliased_slot():
     torch.testing.assert_close(out, x[128:192], rtol=0, atol=0)
 
 
+@pytest.mark.parametrize("empty", ["leader", "threads", "threads_pred"])
 @pytest.mark.parametrize("stages", [2, 3])
-def test_producer_consumer_barrier_phases(stages):
+def test_producer_consumer_barrier_phases(stages, empty):
+    """The consumer hands slots back by a leader arrive, or (warp barriers)
+    by every thread's own, once or twice (the second on a predicate)."""
     tiles = 7  # more tiles than slots: every barrier goes through several phases
     x = torch.randn((tiles * 64, 64), device="cuda", dtype=torch.float16)
     out = torch.empty((64, 64), device="cuda", dtype=torch.float32)
-    hk.producer_consumer_sum[(1, )](descriptor(x, [64, 64]), out, NUM_TILES=tiles, B=64, STAGES=stages)
+    hk.producer_consumer_sum[(1, )](descriptor(x, [64, 64]), out, NUM_TILES=tiles, B=64, STAGES=stages, EMPTY=empty)
     expected = x.float().reshape(tiles, 64, 64).sum(0)
     torch.testing.assert_close(out, expected, rtol=1e-5, atol=1e-4)
 

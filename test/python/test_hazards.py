@@ -58,15 +58,16 @@ def test_error_and_off(monkeypatch):
         assert _hazards.check(module, context=context) == []
 
 
-@pytest.mark.parametrize("case", ["tma_into_aliased_slot", "producer_consumer_sum", "tma_store_tile"])
+@pytest.mark.parametrize("case", ["tma_into_aliased_slot", "producer_consumer_sum", "producer_consumer_sum_threads",
+                                  "tma_store_tile"])
 def test_hopper_kernels_have_no_findings(case, monkeypatch, tmp_path):
     monkeypatch.setenv("TRITON_CACHE_DIR", str(tmp_path))
     monkeypatch.setenv("TLX_ALIAS_HAZARDS", "error")  # a finding fails the compile
     if case == "tma_into_aliased_slot":
         k = compile_for_sm90(hk.tma_into_aliased_slot, {"desc": D64, "out_ptr": "*fp16"}, dict(ROW=64, B=64))
-    elif case == "producer_consumer_sum":
+    elif case.startswith("producer_consumer_sum"):  # _threads: warp barriers, two arrivals, one predicated
         k = compile_for_sm90(hk.producer_consumer_sum, {"desc": D64, "out_ptr": "*fp16"},
-                             dict(NUM_TILES=4, B=64, STAGES=2))
+                             dict(NUM_TILES=4, B=64, STAGES=2, EMPTY="threads_pred" if "threads" in case else "leader"))
     else:
         k = compile_for_sm90(hk.tma_store_tile, {"in_desc": D64, "out_desc": D64}, dict(B=64))
     module, context = _pipeline.parse_module(k.asm["ttgir"])

@@ -63,7 +63,7 @@ def test_tma_into_aliased_slot():
 
 def test_producer_consumer_tasks():
     k = compile_for_sm90(hk.producer_consumer_sum, {"desc": D64, "out_ptr": "*fp32"},
-                         dict(NUM_TILES=6, B=64, STAGES=2))
+                         dict(NUM_TILES=6, B=64, STAGES=2, EMPTY="leader"))
     ttgir = k.asm["ttgir"]
     assert re.search(r"ttg.warp_specialize\(.*\) attributes \{.*requestedRegisters = array<i32: 232>", ttgir)
     assert "partition0(" in ttgir and "num_warps(4)" in ttgir
@@ -429,14 +429,18 @@ def test_causal_tile_table_runs_every_tile_once_and_ends_together(heads, num_pid
 
 def test_flash_attention_default_issue():
     """P in 16 bits and turns that cover PV at head dim 64; P in 16 bits for
-    causal head dim 128 up to N = 4096; neither elsewhere."""
+    causal head dim 128 up to N = 4096; neither elsewhere. Every thread
+    arrives for itself on the K, Q and V rings, but on V at head dim 256
+    non-causal."""
     import hopper_flash_attention as fa
 
-    assert [fa.default_issue(64, causal, n) for causal in (False, True) for n in (1024, 16384)] == [(True, True)] * 4
-    assert fa.default_issue(128, True, 4096) == (True, False)
-    assert fa.default_issue(128, True, 16384) == (False, False)
-    assert fa.default_issue(128, False, 1024) == (False, False)
-    assert fa.default_issue(256, True, 1024) == (False, False)
+    assert [fa.default_issue(64, causal, n) for causal in (False, True) for n in (1024, 16384)] == [
+        (True, True, "kqv")] * 4
+    assert fa.default_issue(128, True, 4096) == (True, False, "kqv")
+    assert fa.default_issue(128, True, 16384) == (False, False, "kqv")
+    assert fa.default_issue(128, False, 1024) == (False, False, "kqv")
+    assert fa.default_issue(256, True, 1024) == (False, False, "kqv")
+    assert fa.default_issue(256, False, 16384) == (False, False, "kq")
 
 
 def test_flash_attention_pv_in_turn_moves_the_turn_handover(monkeypatch, tmp_path):
@@ -518,7 +522,7 @@ def test_leader_arrive_follows_a_warp_group_barrier_of_its_own():
     for its warp group) follows a bar.sync of the group emitted with it, after
     the one triton's barrier analysis put there."""
     k = compile_for_sm90(hk.producer_consumer_sum, {"desc": D64, "out_ptr": "*fp32"},
-                         dict(NUM_TILES=6, B=64, STAGES=2))
+                         dict(NUM_TILES=6, B=64, STAGES=2, EMPTY="leader"))
     ptx = k.asm["ptx"]
     arrives = [m.start() for m in re.finditer(r"mbarrier\.arrive\.shared::cta\.b64 _, \[", ptx)]
     assert arrives
@@ -527,15 +531,36 @@ def test_leader_arrive_follows_a_warp_group_barrier_of_its_own():
         assert sum(line.startswith("bar.sync") for line in before) == 2, before
 
 
+@pytest.mark.parametrize("empty", ["threads", "threads_pred"])
+def test_warp_barrier_arrive_is_every_threads_own(empty):
+    """A warp barrier's arrive (tlx-thread-arrives-as-expects, then
+    tlx-lower-thread-arrives): every consumer thread arrives, unpredicated or
+    on the arrive's own predicate, and no bar.sync precedes it: triton's
+    barrier analysis saw an mbarrier op, not a leader arrive."""
+    k = compile_for_sm90(hk.producer_consumer_sum, {"desc": D64, "out_ptr": "*fp32"},
+                         dict(NUM_TILES=6, B=64, STAGES=2, EMPTY=empty))
+    ptx = k.asm["ptx"]
+    assert re.findall(r"mbarrier\.init\.shared::cta\.b64 \[%r\d+\], (\d+);", ptx).count(
+        "128" if empty == "threads" else "256") == 2
+    arrives = list(re.finditer(r"^\s*(@%p\d+ )?mbarrier\.arrive\.shared::cta\.b64 _, \[%r\d+\];", ptx, re.M))
+    assert [bool(a.group(1)) for a in arrives] == ([False] if empty == "threads" else [False, True])
+    # (the analysis still separates two updates of one mbarrier: the second arrive follows a bar.sync)
+    before = [line.strip() for line in ptx[:arrives[0].start()].splitlines()[-6:]]
+    assert not any(line.startswith("bar.sync") for line in before), before
+
+
 def test_flash_attention_pv_wait_stays_after_the_softmax(tmp_path):
-    """examples/hopper_flash_attention.py (head dim 128, not causal): in each
-    consumer's loop, ptxas keeps the wait for P@V (wgmma.wait_group 0) after
-    the softmax that overlaps it. With only the barrier analysis's bar.sync
-    before the K-release arrive, ptxas hoisted that wait (and the V-release
-    arrive) above the exp2s, serializing P@V and the softmax."""
+    """examples/hopper_flash_attention.py (head dim 128, not causal, leader
+    arrives): in each consumer's loop, ptxas keeps the wait for P@V
+    (wgmma.wait_group 0) after the softmax that overlaps it. With only the
+    barrier analysis's bar.sync before the K-release arrive, ptxas hoisted
+    that wait (and the V-release arrive) above the exp2s, serializing P@V and
+    the softmax. (With thread arrives, no bar.sync, it hoists the wait to
+    right after the row max, as FlashAttention-3's binary has it early too;
+    measured faster nonetheless: docs/design/attention.md.)"""
     import hopper_flash_attention as fa
 
-    sass = _sass(fa.compile_for_sm90(128), tmp_path)
+    sass = _sass(fa.compile_for_sm90(128, thread_arrives=""), tmp_path)
     events = []
     for line in sass.splitlines():
         if "WARPGROUP.DEPBAR.LE" in line:

@@ -147,6 +147,12 @@ const PassInfo kPasses[] = {
     {"tlx_sync_before_leader_arrive", TLX_ALIAS_VERSION,
      &addPassWithOptions<mlir::triton::tlx::createTLXSyncBeforeLeaderArrive>,
      &registerAllTLXPasses},
+    {"tlx_thread_arrives_as_expects", TLX_ALIAS_VERSION,
+     &addPassWithOptions<mlir::triton::tlx::createTLXThreadArrivesAsExpects>,
+     &registerAllTLXPasses},
+    {"tlx_lower_thread_arrives", TLX_ALIAS_VERSION,
+     &addPassWithOptions<mlir::triton::tlx::createTLXLowerThreadArrives>,
+     &registerAllTLXPasses},
 };
 
 const DialectInfo kDialects[] = {

@@ -70,10 +70,16 @@ class SyncSemantic:
         if remote_cta_rank is not None:
             raise ValueError("barrier_arrive: remote_cta_rank needs CTA clusters, which tlx_alias "
                              "does not support yet (num_ctas=1)")
+        attributes = {}
         if bar.is_warp_barrier:
+            # Every thread arrives, each for its own accesses: no warp-group
+            # sync (tlx-thread-arrives-as-expects). `count` stays the task's
+            # arrivals in all, as the hazard analysis counts them.
+            attributes["tlx.arrive_per_thread"] = f"{arrive_count} : i32"
             arrive_count *= 32 * current_num_warps(self.triton)
+        attributes["count"] = f"{arrive_count} : i32"
         operands = _with_optional_pred([bar.handle], pred, self.triton)
-        ir.create_op(self.builder, "ttng.arrive_barrier", operands, [], {"count": f"{arrive_count} : i32"})
+        ir.create_op(self.builder, "ttng.arrive_barrier", operands, [], attributes)
 
     def named_barrier(self, instruction, bar, arrive_count, what):
         """bar.sync or bar.arrive on hardware named barrier `bar`."""

@@ -201,10 +201,15 @@ def _fence_insertion_wrapper(stock):
 def _to_llvmir_wrapper(stock):
 
     def add_to_llvmir(pm, *args, **kwargs):
+        if not _lowering_llir.get():
+            return stock(pm, *args, **kwargs)
+        # Warp barriers' arrives pass triton's barrier analysis as expects.
+        plugin_passes.tlx_thread_arrives_as_expects(pm)
         stock(pm, *args, **kwargs)
+        plugin_passes.tlx_lower_thread_arrives(pm)
         # TLX_ALIAS_LEADER_SYNC=0 leaves it out (for measuring it; the
         # PTX changes, triton's cache key does not: clear the cache).
-        if _lowering_llir.get() and os.environ.get("TLX_ALIAS_LEADER_SYNC", "1") != "0":
+        if os.environ.get("TLX_ALIAS_LEADER_SYNC", "1") != "0":
             plugin_passes.tlx_sync_before_leader_arrive(pm)
 
     return add_to_llvmir

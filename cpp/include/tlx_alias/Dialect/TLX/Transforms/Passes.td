@@ -175,6 +175,37 @@ def TLXSyncBeforeLeaderArrive : Pass<"tlx-sync-before-leader-arrive", "mlir::Mod
   }];
 }
 
+def TLXThreadArrivesAsExpects : Pass<"tlx-thread-arrives-as-expects", "mlir::ModuleOp"> {
+  let summary = "Hide every-thread mbarrier arrives from triton's barrier analysis";
+  let description = [{
+    Runs on TTGIR right before `convert-triton-gpu-to-llvm`. An arrive on a
+    warp barrier (`tlx.alloc_warp_barrier`) is a `ttng.arrive_barrier`
+    carrying `tlx.arrive_per_thread = N`: every thread arrives N times, so
+    each releases its own accesses and no thread waits for another. Triton
+    knows only leader arrives: its barrier analysis takes every
+    `ttng.arrive_barrier` for a write of all shared memory and puts a
+    `bar.sync` of the warp group in front of it and of the next shared-memory
+    access. This pass rewrites each such arrive as a zero-byte
+    `ttng.barrier_expect` (its predicate kept), an op that analysis treats
+    as touching its mbarrier only, and marks its location (a `FusedLoc`
+    whose metadata is `{tlx.arrive_per_thread = N}`);
+    `tlx-lower-thread-arrives` makes it an arrive of every thread again.
+  }];
+}
+
+def TLXLowerThreadArrives : Pass<"tlx-lower-thread-arrives", "mlir::ModuleOp"> {
+  let summary = "Every thread arrives where tlx-thread-arrives-as-expects marked";
+  let description = [{
+    Runs on the LLVM dialect right after `convert-triton-gpu-to-llvm`. Each
+    `mbarrier.arrive.expect_tx` inline asm whose location carries the mark
+    of `tlx-thread-arrives-as-expects` becomes
+    `mbarrier.arrive.shared::cta.b64 _, [addr], N` run by every thread the
+    arrive's own predicate lets through (not only the leader triton
+    predicates it on), and the mark leaves the locations. A marked op this
+    pass does not recognize is an error naming the triton lowering it found.
+  }];
+}
+
 def TLXCheckHazards : Pass<"tlx-check-hazards", "mlir::ModuleOp"> {
   let summary = "Warn about races on shared local memory (reuse hazards)";
   let description = [{

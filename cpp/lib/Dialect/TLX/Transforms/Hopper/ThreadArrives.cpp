@@ -1,0 +1,135 @@
+// tlx-thread-arrives-as-expects and tlx-lower-thread-arrives: a warp
+// barrier's arrive is every thread's own, with no bar.sync of the warp group
+// around it (see Passes.td).
+
+#include "tlx_alias/Dialect/TLX/Transforms/Passes.h"
+#include "TritonByName/TritonOps.h"
+
+namespace mlir::triton::tlx {
+
+#define GEN_PASS_DEF_TLXTHREADARRIVESASEXPECTS
+#define GEN_PASS_DEF_TLXLOWERTHREADARRIVES
+#include "tlx_alias/Dialect/TLX/Transforms/Passes.h.inc"
+
+namespace {
+
+constexpr StringLiteral kArriveBarrier = "ttng.arrive_barrier";
+constexpr StringLiteral kBarrierExpect = "ttng.barrier_expect";
+constexpr StringLiteral kInlineAsm = "llvm.inline_asm";
+constexpr StringLiteral kAnd = "llvm.and";
+constexpr StringLiteral kICmp = "llvm.icmp";
+// The frontend's attribute on a warp barrier's arrive, and the location mark.
+constexpr StringLiteral kPerThread = "tlx.arrive_per_thread";
+constexpr StringLiteral kPredicated = "tlx.predicated";
+// Triton's lowering of ttng.barrier_expect: `@$0 mbarrier.arrive.expect_tx...`
+// by the leader thread ($0 = leader && pred).
+constexpr StringLiteral kExpectAsm = "mbarrier.arrive.expect_tx";
+
+struct Mark {
+  int64_t count;
+  bool predicated;
+  Location original;
+};
+
+std::optional<Mark> markOf(Location loc) {
+  auto fused = dyn_cast<FusedLoc>(loc);
+  if (!fused || fused.getLocations().size() != 1)
+    return std::nullopt;
+  auto meta = dyn_cast_or_null<DictionaryAttr>(fused.getMetadata());
+  auto count = meta ? dyn_cast_or_null<IntegerAttr>(meta.get(kPerThread)) : nullptr;
+  if (!count)
+    return std::nullopt;
+  return Mark{count.getInt(), static_cast<bool>(meta.get(kPredicated)),
+              fused.getLocations().front()};
+}
+
+struct TLXThreadArrivesAsExpectsPass
+    : impl::TLXThreadArrivesAsExpectsBase<TLXThreadArrivesAsExpectsPass> {
+  void runOnOperation() override {
+    SmallVector<Operation *> arrives;
+    getOperation().walk([&](Operation *op) {
+      if (isOpNamed(op, kArriveBarrier) && op->hasAttr(kPerThread))
+        arrives.push_back(op);
+    });
+    for (Operation *arrive : arrives) {
+      OpBuilder builder(arrive);
+      MLIRContext *context = builder.getContext();
+      bool predicated = arrive->getNumOperands() > 1;
+      SmallVector<NamedAttribute> meta{
+          builder.getNamedAttr(kPerThread, arrive->getAttr(kPerThread))};
+      if (predicated)
+        meta.push_back(builder.getNamedAttr(kPredicated, builder.getUnitAttr()));
+      Location loc = FusedLoc::get(context, {arrive->getLoc()},
+                                   DictionaryAttr::get(context, meta));
+      Value pred = predicated
+                       ? arrive->getOperand(1)
+                       : arith::ConstantOp::create(builder, arrive->getLoc(),
+                                                   builder.getBoolAttr(true))
+                             .getResult();
+      createOp(builder, loc, kBarrierExpect, {arrive->getOperand(0), pred}, {},
+               builder.getNamedAttr("size", builder.getI32IntegerAttr(0)));
+      arrive->erase();
+    }
+  }
+};
+
+struct TLXLowerThreadArrivesPass
+    : impl::TLXLowerThreadArrivesBase<TLXLowerThreadArrivesPass> {
+  void runOnOperation() override {
+    SmallVector<std::pair<Operation *, Mark>> marked;
+    getOperation().walk([&](Operation *op) {
+      if (auto mark = markOf(op->getLoc()))
+        marked.push_back({op, *mark});
+    });
+    bool anyFailed = false;
+    for (auto &[op, mark] : marked) {
+      op->setLoc(mark.original);
+      if (isOpNamed(op, kInlineAsm) && failed(lowerArrive(op, mark)))
+        anyFailed = true;
+    }
+    if (anyFailed)
+      signalPassFailure();
+  }
+
+  // `@$0 mbarrier.arrive.expect_tx... [$1], 0` (pred, address) becomes an
+  // arrive of every thread: unpredicated, or on the arrive's own predicate,
+  // the operand of triton's `and` that is not its leader test.
+  LogicalResult lowerArrive(Operation *op, const Mark &mark) {
+    auto text = dyn_cast_or_null<StringAttr>(op->getAttr("asm_string"));
+    Value leaderPred, address;
+    for (Value operand : op->getOperands())
+      (operand.getType().isInteger(1) ? leaderPred : address) = operand;
+    if (!text || !text.getValue().contains(kExpectAsm) || op->getNumOperands() != 2 ||
+        !leaderPred || !address)
+      return op->emitError("tlx-lower-thread-arrives: triton lowered a warp "
+                           "barrier's arrive to an unexpected ")
+             << (text ? "'" + text.getValue().str() + "'" : std::string("op"))
+             << " (expected `@$0 " << kExpectAsm
+             << "` on a predicate and an address)";
+    SmallVector<Value> operands;
+    std::string asmText, constraints;
+    std::string count =
+        mark.count == 1 ? std::string() : ", " + std::to_string(mark.count);
+    if (mark.predicated) {
+      Operation *both = leaderPred.getDefiningOp();
+      if (!isOpNamed(both, kAnd) || !isOpNamed(both->getOperand(0).getDefiningOp(), kICmp))
+        return op->emitError("tlx-lower-thread-arrives: the predicate of triton's "
+                             "lowering is not `and(leader test, pred)`");
+      operands = {both->getOperand(1), address};
+      asmText = "@$0 mbarrier.arrive.shared::cta.b64 _, [$1]" + count + ";";
+      constraints = "b,r";
+    } else {
+      operands = {address};
+      asmText = "mbarrier.arrive.shared::cta.b64 _, [$0]" + count + ";";
+      constraints = "r";
+    }
+    OpBuilder builder(op);
+    op->setOperands(operands);
+    op->setAttr("asm_string", builder.getStringAttr(asmText));
+    op->setAttr("constraints", builder.getStringAttr(constraints));
+    return success();
+  }
+};
+
+} // namespace
+} // namespace mlir::triton::tlx
