@@ -279,7 +279,8 @@ def _consume(cid: tl.constexpr, q_tiles, do_tiles, ds_tiles, dq_tiles, k_tiles, 
 def attn_bwd_kernel(sm_scale, lse_ptr, delta_ptr, dq_ptr, desc_q, desc_k, desc_v, desc_do, desc_dk, desc_dv, N_CTX,
                     HEAD_DIM: tl.constexpr, BLOCK_M: tl.constexpr, STAGES: tl.constexpr, CAUSAL: tl.constexpr,
                     ALIAS: tl.constexpr, DS_OVER_DO: tl.constexpr = False, CONSUMER_REGISTERS: tl.constexpr = 240,
-                    LSE_SMEM: tl.constexpr = False, DQ_DEFER: tl.constexpr = False, DQ_TMA: tl.constexpr = False):
+                    LSE_SMEM: tl.constexpr = False, DQ_DEFER: tl.constexpr = False, DQ_TMA: tl.constexpr = False,
+                    THREAD_ARRIVES: tl.constexpr = True):
     """Program (n, bh): dK and dV of K/V rows [128 n, 128 (n + 1)) of head
     bh, and their share of dQ (atomics into the fp32 dq_ptr; DQ_TMA: TMA
     reduce-adds through dq_ptr, a descriptor of it). LSE_SMEM: lse_ptr and
@@ -332,7 +333,10 @@ def attn_bwd_kernel(sm_scale, lse_ptr, delta_ptr, dq_ptr, desc_q, desc_k, desc_v
         lse_tiles, delta_tiles = q_tiles, q_tiles  # unused
     q_fulls = tlx.alloc_barriers(num_barriers=STAGES, arrive_count=1)
     do_fulls = tlx.alloc_barriers(num_barriers=STAGES, arrive_count=1)
-    empties = tlx.alloc_barriers(num_barriers=STAGES, arrive_count=2)
+    if THREAD_ARRIVES:  # the consumers' threads hand a slot back each for itself: no warp-group bar.sync
+        empties = tlx.alloc_warp_barrier(num_barriers=STAGES, num_warps=8)
+    else:
+        empties = tlx.alloc_barriers(num_barriers=STAGES, arrive_count=2)
     kv_full = tlx.alloc_barriers(num_barriers=1, arrive_count=1)
 
     n0 = tl.program_id(0) * 128
@@ -365,11 +369,13 @@ def default_config(head_dim, alias=True):
 # the ring (no global loads in the consumers, no spills in their loop at head
 # dim 128); at 64 also each block's dQ atomics deferred behind the next
 # block's S^T and dP^T (at 128 the held dQ spills); dQ through shared memory
-# and a TMA reduce-add, each consumer its own partial, no named barrier.
+# and a TMA reduce-add, each consumer its own partial, no named barrier; a
+# leader's arrive (after a warp-group bar.sync) for each slot's release.
 CANDIDATES = {
     "lse_smem": (dict(lse_smem=True), (64, 128)),
     "lse_smem_dq_defer": (dict(lse_smem=True, dq_defer=True), (64, )),
     "dq_tma": (dict(dq_tma=True), (64, 128)),
+    "leader arrives": (dict(thread_arrives=False), (64, 128)),
     "dq_tma_lse_smem": (dict(dq_tma=True, lse_smem=True), (64, )),  # both fit at 64 only
 }
 
@@ -410,7 +416,8 @@ def _check(q, k, v, o, do, lse):
 
 
 def attention_backward(q, k, v, o, do, lse, causal=False, sm_scale=None, alias=True, block_m=None, stages=None,
-                       ds_over_do=None, consumer_registers=240, lse_smem=None, dq_defer=False, dq_tma=None):
+                       ds_over_do=None, consumer_registers=240, lse_smem=None, dq_defer=False, dq_tma=None,
+                       thread_arrives=True):
     """(dQ, dK, dV) of softmax(Q K^T * sm_scale) V for (batch, heads, N,
     head_dim) fp16/bf16 tensors on a Hopper GPU, given the forward's output
     o, its log-sum-exp lse (natural log, float32) and the output's gradient
@@ -457,7 +464,8 @@ def attention_backward(q, k, v, o, do, lse, causal=False, sm_scale=None, alias=T
                                               HEAD_DIM=HEAD_DIM, BLOCK_M=block_m, STAGES=stages, CAUSAL=causal,
                                               ALIAS=alias, DS_OVER_DO=ds_over_do,
                                               CONSUMER_REGISTERS=consumer_registers, LSE_SMEM=lse_smem,
-                                              DQ_DEFER=dq_defer, DQ_TMA=dq_tma, num_warps=4, num_stages=1)
+                                              DQ_DEFER=dq_defer, DQ_TMA=dq_tma, THREAD_ARRIVES=thread_arrives,
+                                              num_warps=4, num_stages=1)
     return dq.to(q.dtype), dk, dv
 
 
@@ -500,14 +508,15 @@ def attention(q, k, v, causal=False, sm_scale=None, alias=True):
 
 
 def compile_for_sm90(head_dim=128, causal=False, alias=True, block_m=None, stages=None, ds_over_do=None, dtype="fp16",
-                     consumer_registers=240, lse_smem=False, dq_defer=False, dq_tma=False):
+                     consumer_registers=240, lse_smem=False, dq_defer=False, dq_tma=False, thread_arrives=True):
     """The backward kernel compiled for sm_90 without a GPU."""
     from triton.backends.compiler import GPUTarget
     default_m, default_stages, default_ds = default_config(head_dim, alias)
     block_m = block_m or default_m
     constexprs = dict(HEAD_DIM=head_dim, BLOCK_M=block_m, STAGES=stages or default_stages, CAUSAL=causal,
                       ALIAS=alias, DS_OVER_DO=default_ds if ds_over_do is None else ds_over_do,
-                      CONSUMER_REGISTERS=consumer_registers, LSE_SMEM=lse_smem, DQ_DEFER=dq_defer, DQ_TMA=dq_tma)
+                      CONSUMER_REGISTERS=consumer_registers, LSE_SMEM=lse_smem, DQ_DEFER=dq_defer, DQ_TMA=dq_tma,
+                      THREAD_ARRIVES=thread_arrives)
     q_block = f"tensordesc<{dtype}[{block_m}, {head_dim}]>"
     kv_block = f"tensordesc<{dtype}[64, {head_dim}]>"
     vec = f"tensordesc<fp32[{block_m // 8}, 8]>" if lse_smem else "*fp32"

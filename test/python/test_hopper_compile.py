@@ -517,38 +517,6 @@ def _sass(kernel, tmp_path):
     return subprocess.run([cuobjdump, "-sass", str(cubin)], check=True, capture_output=True, text=True).stdout
 
 
-def test_leader_arrive_follows_a_warp_group_barrier_of_its_own():
-    """tlx-sync-before-leader-arrive: each barrier_arrive (thread 0 arrives
-    for its warp group) follows a bar.sync of the group emitted with it, after
-    the one triton's barrier analysis put there."""
-    k = compile_for_sm90(hk.producer_consumer_sum, {"desc": D64, "out_ptr": "*fp32"},
-                         dict(NUM_TILES=6, B=64, STAGES=2, EMPTY="leader"))
-    ptx = k.asm["ptx"]
-    arrives = [m.start() for m in re.finditer(r"mbarrier\.arrive\.shared::cta\.b64 _, \[", ptx)]
-    assert arrives
-    for at in arrives:
-        before = [line.strip() for line in ptx[:at].splitlines()[-6:]]
-        assert sum(line.startswith("bar.sync") for line in before) == 2, before
-
-
-@pytest.mark.parametrize("empty", ["threads", "threads_pred"])
-def test_warp_barrier_arrive_is_every_threads_own(empty):
-    """A warp barrier's arrive (tlx-thread-arrives-as-expects, then
-    tlx-lower-thread-arrives): every consumer thread arrives, unpredicated or
-    on the arrive's own predicate, and no bar.sync precedes it: triton's
-    barrier analysis saw an mbarrier op, not a leader arrive."""
-    k = compile_for_sm90(hk.producer_consumer_sum, {"desc": D64, "out_ptr": "*fp32"},
-                         dict(NUM_TILES=6, B=64, STAGES=2, EMPTY=empty))
-    ptx = k.asm["ptx"]
-    assert re.findall(r"mbarrier\.init\.shared::cta\.b64 \[%r\d+\], (\d+);", ptx).count(
-        "128" if empty == "threads" else "256") == 2
-    arrives = list(re.finditer(r"^\s*(@%p\d+ )?mbarrier\.arrive\.shared::cta\.b64 _, \[%r\d+\];", ptx, re.M))
-    assert [bool(a.group(1)) for a in arrives] == ([False] if empty == "threads" else [False, True])
-    # (the analysis still separates two updates of one mbarrier: the second arrive follows a bar.sync)
-    before = [line.strip() for line in ptx[:arrives[0].start()].splitlines()[-6:]]
-    assert not any(line.startswith("bar.sync") for line in before), before
-
-
 def test_flash_attention_pv_wait_stays_after_the_softmax(tmp_path):
     """examples/hopper_flash_attention.py (head dim 128, not causal, leader
     arrives): in each consumer's loop, ptxas keeps the wait for P@V
