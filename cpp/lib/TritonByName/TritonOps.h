@@ -35,6 +35,12 @@ inline constexpr StringLiteral kUnrealizedCast = "builtin.unrealized_conversion_
 inline constexpr StringLiteral kWarpSpecialize = "ttg.warp_specialize";
 inline constexpr StringLiteral kWarpSpecializePartitions =
     "ttg.warp_specialize.partitions";
+inline constexpr StringLiteral kInitBarrier = "ttng.init_barrier";
+inline constexpr StringLiteral kWaitBarrier = "ttng.wait_barrier";
+inline constexpr StringLiteral kArriveBarrier = "ttng.arrive_barrier";
+inline constexpr StringLiteral kBarrierExpect = "ttng.barrier_expect";
+/// Inline asm in the LLVM dialect (triton's lowering of the ttng ops above).
+inline constexpr StringLiteral kLLVMInlineAsm = "llvm.inline_asm";
 } // namespace ttg_names
 
 /// Whether `op` is one of triton's memdesc views (its MemDescViewTrait ops).

@@ -7,11 +7,11 @@
 namespace mlir::triton::tlx::hazards {
 namespace {
 
+using ttg_names::kArriveBarrier;
+using ttg_names::kBarrierExpect;
+using ttg_names::kInitBarrier;
+using ttg_names::kWaitBarrier;
 constexpr StringLiteral kCommitGroup = "ttg.async_commit_group";
-constexpr StringLiteral kWaitBarrier = "ttng.wait_barrier";
-constexpr StringLiteral kArriveBarrier = "ttng.arrive_barrier";
-constexpr StringLiteral kInitBarrier = "ttng.init_barrier";
-constexpr StringLiteral kBarrierExpect = "ttng.barrier_expect";
 constexpr StringLiteral kTmaStoreWait = "ttng.async_tma_store_wait";
 constexpr StringLiteral kInlineAsm = "tt.elementwise_inline_asm";
 

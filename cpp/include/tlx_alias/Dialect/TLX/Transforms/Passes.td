@@ -189,8 +189,7 @@ def TLXThreadArrivesAsExpects : Pass<"tlx-thread-arrives-as-expects", "mlir::Mod
     `ttng.barrier_expect` (its predicate kept), an op that analysis treats
     as touching its mbarrier only (triton 3.7; 3.8's and 3.9's still put one
     `bar.sync` before it, where a leader arrive gets two), and marks its
-    location (a `FusedLoc`
-    whose metadata is `{tlx.arrive_per_thread = N}`);
+    location (a `FusedLoc` whose metadata is `{tlx.arrive_per_thread = N}`);
     `tlx-lower-thread-arrives` makes it an arrive of every thread again.
   }];
 }

@@ -11,7 +11,6 @@ namespace mlir::triton::tlx {
 
 namespace {
 
-constexpr StringLiteral kInlineAsm = "llvm.inline_asm";
 // The CTA barrier (bar.sync 0, which triton turns into the partition's named
 // barrier inside warp specialization): nvvm.barrier0 up to triton 3.7, an
 // nvvm.barrier without operands in 3.8's LLVM, which dropped barrier0.
@@ -22,7 +21,7 @@ constexpr StringLiteral kBarrier = "nvvm.barrier";
 constexpr StringLiteral kLeaderArrive = "@$0 mbarrier.arrive.shared::cta.b64 _, [$1]";
 
 bool isLeaderArrive(Operation *op) {
-  if (!isOpNamed(op, kInlineAsm))
+  if (!isOpNamed(op, ttg_names::kLLVMInlineAsm))
     return false;
   auto text = dyn_cast_or_null<StringAttr>(op->getAttr("asm_string"));
   return text && text.getValue().starts_with(kLeaderArrive);

@@ -13,9 +13,8 @@ namespace mlir::triton::tlx {
 
 namespace {
 
-constexpr StringLiteral kArriveBarrier = "ttng.arrive_barrier";
-constexpr StringLiteral kBarrierExpect = "ttng.barrier_expect";
-constexpr StringLiteral kInlineAsm = "llvm.inline_asm";
+using namespace ttg_names;
+
 constexpr StringLiteral kAnd = "llvm.and";
 constexpr StringLiteral kICmp = "llvm.icmp";
 // The frontend's attribute on a warp barrier's arrive, and the location mark.
@@ -84,7 +83,7 @@ struct TLXLowerThreadArrivesPass
     bool anyFailed = false;
     for (auto &[op, mark] : marked) {
       op->setLoc(mark.original);
-      if (isOpNamed(op, kInlineAsm) && failed(lowerArrive(op, mark)))
+      if (isOpNamed(op, kLLVMInlineAsm) && failed(lowerArrive(op, mark)))
         anyFailed = true;
     }
     if (anyFailed)
@@ -123,10 +122,9 @@ struct TLXLowerThreadArrivesPass
       asmText = "mbarrier.arrive.shared::cta.b64 _, [$0]" + count + ";";
       constraints = "r";
     }
-    OpBuilder builder(op);
     op->setOperands(operands);
-    op->setAttr("asm_string", builder.getStringAttr(asmText));
-    op->setAttr("constraints", builder.getStringAttr(constraints));
+    op->setAttr("asm_string", StringAttr::get(op->getContext(), asmText));
+    op->setAttr("constraints", StringAttr::get(op->getContext(), constraints));
     return success();
   }
 };
