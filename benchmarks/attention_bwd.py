@@ -1,7 +1,8 @@
 """Flash-attention backward on Hopper, in one run: the aliased example
-(examples/hopper_flash_attention_bwd.py, its default config and each of
-its CANDIDATES: LSE/delta through the ring, at head dim 64 also dQ's
-atomics deferred a step, and dQ by TMA reduce-adds), its unaliased twin, and torch SDPA's backward
+(examples/hopper_flash_attention_bwd.py, its default config, dQ halves, and
+each of its CANDIDATES: LSE/delta through the ring with the atomics, at head
+dim 64 also dQ's atomics deferred a step, dQ by each consumer's whole-width
+TMA reduce-add, leader arrives), its unaliased twin, and torch SDPA's backward
 (the backend torch dispatches to, named in the output from the kernels a
 profiler sees; --backends adds each SDPA backend forced on its own;
 without --quick, also the 4-deep Q/dO ring with dS over dO at head dim 128).

@@ -13,9 +13,9 @@ Q and dO tiles with TMA; each consumer computes, per Q block of BLOCK_M rows,
 
 and stages dS^T in shared memory, where both consumers' halves together
 are the A operand of dQ = dS K (each consumer takes half of dQ's columns)
-added to an fp32 dQ with atomics (or, DQ_TMA, each consumer's own dS_c K_c
-staged in fp32 tiles, its dS^T over the first, and added by TMA
-reduce-adds: no named barrier between the consumers). The storage
+added to an fp32 dQ by a TMA reduce-add (DQ_HALVES) or atomics (or, DQ_TMA,
+each consumer's own dS_c K_c staged in fp32 tiles, its dS^T over the first,
+reduce-added: no named barrier between the consumers). The storage
 aliasing (ALIAS): the epilogue stages dK over K and dV over V (K and V
 are dead after the last Q block), and (DS_OVER_DO) dS lies over the dO
 slot it was computed from (dO is dead once dV and dP^T have read it), so
@@ -131,10 +131,10 @@ def _step(count, m, q_tiles, do_tiles, ds_tiles, dq_tiles, k_tiles, k_mine, v_mi
           dq_prev, lse_ptr, delta_ptr, lse_tiles, delta_tiles, dq_ptr, row0, offs_n, qk_scale, sm_scale,
           cid: tl.constexpr, HEAD_DIM: tl.constexpr, BLOCK_M: tl.constexpr, STAGES: tl.constexpr, MASK: tl.constexpr,
           DS_OVER_DO: tl.constexpr, dtype: tl.constexpr, LSE_SMEM: tl.constexpr, DQ_DEFER: tl.constexpr,
-          DQ_TMA: tl.constexpr):
+          DQ_TMA: tl.constexpr, DQ_HALVES: tl.constexpr):
     """One Q block of a consumer: S^T, dP^T, dV, dK, then dQ: _dq_atomics
     (DQ_DEFER: returned, and added in the next step while its S^T and dP^T
-    run) or, DQ_TMA, _dq_reduce."""
+    run) or, DQ_TMA, _dq_reduce (DQ_HALVES: _dq_halves)."""
     slot, phase = _ring(count, STAGES)
     if not LSE_SMEM:  # else read from the ring next to Q and dO, right before use
         lse = tl.load(lse_ptr + row0 + m + tl.arange(0, BLOCK_M))
@@ -156,7 +156,11 @@ def _step(count, m, q_tiles, do_tiles, ds_tiles, dq_tiles, k_tiles, k_mine, v_mi
         delta = tl.reshape(tlx.local_load(delta_tiles[slot]), [BLOCK_M])
     ds = (p * (dp - delta[None, :])).to(dtype)
     dk = tlx.async_dot(ds, q_tiles[slot], dk)
-    if DQ_TMA:
+    if DQ_HALVES:
+        dk, dv = _dq_halves(ds, ds_tiles, dq_tiles, k_tiles, dk, dv, empties[slot], dq_ptr, row0 + m, sm_scale, count,
+                            cid, HEAD_DIM)
+        dq = dq_prev
+    elif DQ_TMA:
         dk, dv = _dq_reduce(ds, ds_tiles, dq_tiles, k_mine, dk, dv, empties[slot], dq_ptr, row0 + m, sm_scale, cid,
                             HEAD_DIM)
         dq = dq_prev
@@ -167,13 +171,27 @@ def _step(count, m, q_tiles, do_tiles, ds_tiles, dq_tiles, k_tiles, k_mine, v_mi
 
 
 @triton.jit
+def _dq_of_both_halves(ds, ds_tiles, k_tiles, b, cid: tl.constexpr, HEAD_DIM: tl.constexpr):
+    """Stages this consumer's dS^T in buffer b (consumer c's half is
+    ds_tiles[2 b + c]) and, once both halves are written (named barrier 9),
+    issues cid's half of dQ's columns, dS K over both K halves."""
+    HALF: tl.constexpr = 64
+    DQ_COLS: tl.constexpr = HEAD_DIM // 2
+    tlx.local_store(ds_tiles[b * 2 + cid], ds)
+    tlx.fence_async_shared()
+    tlx.named_barrier_wait(9, 256)  # both halves of dS^T are written
+    k0 = tlx.local_slice(k_tiles[0], [0, cid * DQ_COLS], [HALF, DQ_COLS])
+    k1 = tlx.local_slice(k_tiles[1], [0, cid * DQ_COLS], [HALF, DQ_COLS])
+    dq = tlx.async_dot(tlx.local_trans(ds_tiles[b * 2]), k0)
+    return tlx.async_dot(tlx.local_trans(ds_tiles[b * 2 + 1]), k1, dq)
+
+
+@triton.jit
 def _dq_atomics(ds, ds_tiles, k_tiles, dk, dv, empty, dq_ptr, row, sm_scale, count, slot, cid: tl.constexpr,
                 HEAD_DIM: tl.constexpr, BLOCK_M: tl.constexpr, DS_OVER_DO: tl.constexpr, DQ_DEFER: tl.constexpr):
     """dQ's half of the columns (cid's) from both consumers' dS^T, staged
     in shared memory behind a named barrier, added to dQ with atomics
     (DQ_DEFER: returned, for the next step to add)."""
-    HALF: tl.constexpr = 64
-    DQ_COLS: tl.constexpr = HEAD_DIM // 2
     if DS_OVER_DO:
         # dS^T goes over this dO slot: both consumers' dV and dP^T must be
         # done reading it (named barrier 8: both consumer warp groups)
@@ -182,13 +200,7 @@ def _dq_atomics(ds, ds_tiles, k_tiles, dk, dv, empty, dq_ptr, row, sm_scale, cou
         b = slot
     else:
         b = count % 2
-    tlx.local_store(ds_tiles[b * 2 + cid], ds)
-    tlx.fence_async_shared()
-    tlx.named_barrier_wait(9, 256)  # both halves of dS^T are written
-    k0 = tlx.local_slice(k_tiles[0], [0, cid * DQ_COLS], [HALF, DQ_COLS])
-    k1 = tlx.local_slice(k_tiles[1], [0, cid * DQ_COLS], [HALF, DQ_COLS])
-    dq = tlx.async_dot(tlx.local_trans(ds_tiles[b * 2]), k0)
-    dq = tlx.async_dot(tlx.local_trans(ds_tiles[b * 2 + 1]), k1, dq)
+    dq = _dq_of_both_halves(ds, ds_tiles, k_tiles, b, cid, HEAD_DIM)
     dq = tlx.async_dot_wait(0, dq)
     dk = tlx.async_dot_wait(0, dk)
     dv = tlx.async_dot_wait(0, dv)
@@ -226,6 +238,25 @@ def _dq_reduce(ds, ds_tiles, dq_tiles, k_mine, dk, dv, empty, desc_dq, row, sm_s
 
 
 @triton.jit
+def _dq_halves(ds, ds_tiles, dq_tiles, k_tiles, dk, dv, empty, desc_dq, row, sm_scale, count, cid: tl.constexpr,
+               HEAD_DIM: tl.constexpr):
+    """DQ_HALVES: consumer cid's half of dQ's columns from both consumers'
+    dS^T (double-buffered; a named barrier once both are written), added to
+    dQ by one TMA reduce-add: half _dq_reduce's reduce traffic."""
+    dq = _dq_of_both_halves(ds, ds_tiles, k_tiles, count % 2, cid, HEAD_DIM)
+    dk = tlx.async_dot_wait(2, dk)  # dV's and dK's wgmmas, issued before dQ's two, have read Q and dO
+    dv = tlx.async_dot_wait(2, dv)
+    tlx.barrier_arrive(empty)  # Q, dO, LSE, delta are read
+    dq = tlx.async_dot_wait(0, dq)
+    tlx.async_descriptor_store_wait(0)  # the last step's reduce-add has read the dQ tile
+    dq_mine = dq_tiles[cid]
+    tlx.local_store(dq_mine, dq * sm_scale)
+    tlx.fence_async_shared()
+    tlx.async_descriptor_store(desc_dq, dq_mine, [row, cid * (HEAD_DIM // 2)], store_reduce="add")
+    return dk, dv
+
+
+@triton.jit
 def _store_dkdv(dk, dv, desc_dk, desc_dv, k_tiles, v_tiles, dk_tiles, dv_tiles, row0, n0, sm_scale,
                 cid: tl.constexpr, ALIAS: tl.constexpr, dtype: tl.constexpr, DQ_TMA: tl.constexpr):
     """The epilogue: dK (times the scale) and dV of this consumer's rows,
@@ -249,7 +280,7 @@ def _consume(cid: tl.constexpr, q_tiles, do_tiles, ds_tiles, dq_tiles, k_tiles, 
              do_fulls, empties, kv_full, lse_ptr, delta_ptr, lse_tiles, delta_tiles, dq_ptr, desc_dk, desc_dv, row0, n0,
              lo, hi, sm_scale, HEAD_DIM: tl.constexpr, BLOCK_M: tl.constexpr, STAGES: tl.constexpr,
              CAUSAL: tl.constexpr, ALIAS: tl.constexpr, DS_OVER_DO: tl.constexpr, dtype: tl.constexpr,
-             LSE_SMEM: tl.constexpr, DQ_DEFER: tl.constexpr, DQ_TMA: tl.constexpr):
+             LSE_SMEM: tl.constexpr, DQ_DEFER: tl.constexpr, DQ_TMA: tl.constexpr, DQ_HALVES: tl.constexpr):
     """Consumer cid: K/V rows [n0 + 64 cid, n0 + 64 (cid + 1)) against every
     Q block from lo to hi."""
     HALF: tl.constexpr = 64
@@ -262,17 +293,17 @@ def _consume(cid: tl.constexpr, q_tiles, do_tiles, ds_tiles, dq_tiles, k_tiles, 
     tlx.barrier_wait(kv_full, 0)
     count = 0
     dq = tl.zeros([BLOCK_M, HEAD_DIM // 2], dtype=tl.float32)  # DQ_DEFER: the last step's, still to add
-    for m in range(lo, hi, BLOCK_M):  # causal: every block masked (a second loop for the unmasked ones spills)
+    for m in range(lo, hi, BLOCK_M):  # causal: every block masked (see "Tried" in docs/design/attention.md)
         dk, dv, dq = _step(count, m, q_tiles, do_tiles, ds_tiles, dq_tiles, k_tiles, k_mine, v_mine, q_fulls, do_fulls,
                            empties, dk, dv, dq, lse_ptr, delta_ptr, lse_tiles, delta_tiles, dq_ptr, row0, offs_n,
                            qk_scale, sm_scale, cid, HEAD_DIM, BLOCK_M, STAGES, CAUSAL, DS_OVER_DO, dtype, LSE_SMEM,
-                           DQ_DEFER, DQ_TMA)
+                           DQ_DEFER, DQ_TMA, DQ_HALVES)
         count += 1
     if DQ_DEFER:
         if count > 0:
             _red_add(_dq_ptrs(dq_ptr, row0 + hi - BLOCK_M, cid, HEAD_DIM, BLOCK_M), dq)
     _store_dkdv(dk, dv, desc_dk, desc_dv, k_tiles, v_tiles, dk_tiles, dv_tiles, row0, n0, sm_scale, cid, ALIAS, dtype,
-                DQ_TMA)
+                DQ_TMA and not DQ_HALVES)
 
 
 @triton.jit
@@ -280,7 +311,7 @@ def attn_bwd_kernel(sm_scale, lse_ptr, delta_ptr, dq_ptr, desc_q, desc_k, desc_v
                     HEAD_DIM: tl.constexpr, BLOCK_M: tl.constexpr, STAGES: tl.constexpr, CAUSAL: tl.constexpr,
                     ALIAS: tl.constexpr, DS_OVER_DO: tl.constexpr = False, CONSUMER_REGISTERS: tl.constexpr = 240,
                     LSE_SMEM: tl.constexpr = False, DQ_DEFER: tl.constexpr = False, DQ_TMA: tl.constexpr = False,
-                    THREAD_ARRIVES: tl.constexpr = True):
+                    THREAD_ARRIVES: tl.constexpr = True, DQ_HALVES: tl.constexpr = False):
     """Program (n, bh): dK and dV of K/V rows [128 n, 128 (n + 1)) of head
     bh, and their share of dQ (atomics into the fp32 dq_ptr; DQ_TMA: TMA
     reduce-adds through dq_ptr, a descriptor of it). LSE_SMEM: lse_ptr and
@@ -298,7 +329,10 @@ def attn_bwd_kernel(sm_scale, lse_ptr, delta_ptr, dq_ptr, desc_q, desc_k, desc_v
                                                    group_type=tlx.reuse_group_type.shared))
     else:
         do_tiles = tlx.local_alloc((BLOCK_M, HEAD_DIM), dtype, STAGES)
-    if DQ_TMA:  # consumer c's fp32 dQ tiles (64 columns each) dq_tiles[c * D / 64 + j], its dS^T over the first
+    tl.static_assert(not DQ_HALVES or DQ_TMA, "DQ_HALVES is a way of DQ_TMA")
+    if DQ_HALVES:  # consumer c's fp32 tile of half of dQ's columns; dS^T double-buffered below
+        dq_tiles = tlx.local_alloc((BLOCK_M, HEAD_DIM // 2), tl.float32, 2)
+    if DQ_TMA and not DQ_HALVES:  # consumer c's fp32 dQ tiles (64 columns each) dq_tiles[c * D / 64 + j], its dS^T over the first
         dq_spec = tlx.storage_alias_spec(storage=tlx.storage_kind.smem)
         dq_tiles = tlx.local_alloc((BLOCK_M, 64), tl.float32, 2 * (HEAD_DIM // 64), reuse=dq_spec)
         ds_tiles = tlx.local_alloc((HALF, BLOCK_M), dtype, 2, reuse=dq_spec)
@@ -352,7 +386,7 @@ def attn_bwd_kernel(sm_scale, lse_ptr, delta_ptr, dq_ptr, desc_q, desc_k, desc_v
             _consume(cid, q_tiles, do_tiles, ds_tiles, dq_tiles, k_tiles, v_tiles, dk_tiles, dv_tiles, q_fulls,
                      do_fulls, empties, kv_full[0], lse_ptr, delta_ptr, lse_tiles, delta_tiles, dq_ptr, desc_dk,
                      desc_dv, row0, n0, lo, hi, sm_scale, HEAD_DIM, BLOCK_M, STAGES, CAUSAL, ALIAS, DS_OVER_DO, dtype,
-                     LSE_SMEM, DQ_DEFER, DQ_TMA)
+                     LSE_SMEM, DQ_DEFER, DQ_TMA, DQ_HALVES)
 
 
 def default_config(head_dim, alias=True):
@@ -369,28 +403,33 @@ def default_config(head_dim, alias=True):
 # the ring (no global loads in the consumers, no spills in their loop at head
 # dim 128); at 64 also each block's dQ atomics deferred behind the next
 # block's S^T and dP^T (at 128 the held dQ spills); dQ through shared memory
-# and a TMA reduce-add, each consumer its own partial, no named barrier; a
+# and a TMA reduce-add, each consumer its own whole-width partial, no named
+# barrier (the defaults before dQ halves: at 64 with LSE in the ring); a
 # leader's arrive (after a warp-group bar.sync) for each slot's release.
 CANDIDATES = {
-    "lse_smem": (dict(lse_smem=True), (64, 128)),
+    "lse_smem": (dict(lse_smem=True, dq_halves=False), (64, 128)),
     "lse_smem_dq_defer": (dict(lse_smem=True, dq_defer=True), (64, )),
-    "dq_tma": (dict(dq_tma=True), (64, 128)),
+    "dq_tma": (dict(dq_tma=True, dq_halves=False), (64, 128)),
     "leader arrives": (dict(thread_arrives=False), (64, 128)),
-    "dq_tma_lse_smem": (dict(dq_tma=True, lse_smem=True), (64, )),  # both fit at 64 only
+    "dq_tma_lse_smem": (dict(dq_tma=True, lse_smem=True, dq_halves=False), (64, )),  # both fit at 64 only
 }
 
 
-def smem_bytes(head_dim, block_m, stages, alias, ds_over_do=False, itemsize=2, lse_smem=False, dq_tma=False):
+def smem_bytes(head_dim, block_m, stages, alias, ds_over_do=False, itemsize=2, lse_smem=False, dq_tma=False,
+               dq_halves=False):
     """Bytes of the kernel's buffers: K and V (BLOCK_N rows), the Q and dO
     rings, the dS^T tiles (two buffers of BLOCK_N x BLOCK_M, or over the dO
     slots: a slot then holds the larger of a dO tile and a dS^T tile; dq_tma:
-    each consumer's over its fp32 BLOCK_M x head_dim dQ tile), the dK/dV
+    each consumer's over its fp32 BLOCK_M x head_dim dQ tile; dq_halves:
+    beside a BLOCK_M x head_dim / 2 one), the dK/dV
     staging (over K and V when aliased) and (lse_smem) the LSE and delta
     rings."""
     kv = BLOCK_N * head_dim * itemsize
     qo = block_m * head_dim * itemsize
     ds = BLOCK_N * block_m * itemsize
-    if dq_tma:
+    if dq_halves:  # dS^T double-buffered, and a consumer's half-width fp32 dQ tile: two below
+        ds += block_m * head_dim // 2 * 4
+    elif dq_tma:
         ds = max(block_m * head_dim * 4, ds // 2)  # a consumer's dQ tile, its dS^T over it: two below
     rings = stages * (qo + (max(qo, ds) if ds_over_do else qo)) + (0 if ds_over_do else 2 * ds)
     vectors = 2 * stages * block_m * 4 if lse_smem else 0
@@ -417,7 +456,7 @@ def _check(q, k, v, o, do, lse):
 
 def attention_backward(q, k, v, o, do, lse, causal=False, sm_scale=None, alias=True, block_m=None, stages=None,
                        ds_over_do=None, consumer_registers=240, lse_smem=None, dq_defer=False, dq_tma=None,
-                       thread_arrives=True):
+                       thread_arrives=True, dq_halves=None):
     """(dQ, dK, dV) of softmax(Q K^T * sm_scale) V for (batch, heads, N,
     head_dim) fp16/bf16 tensors on a Hopper GPU, given the forward's output
     o, its log-sum-exp lse (natural log, float32) and the output's gradient
@@ -427,7 +466,10 @@ def attention_backward(q, k, v, o, do, lse, causal=False, sm_scale=None, alias=T
     atomics wait for the next block's S^T and dP^T to be issued; dq_tma:
     each consumer adds its dQ partial by a TMA reduce-add (by default where
     it fits and nothing excludes it: 1.07-1.18x the atomics on an H200);
-    lse_smem by default at head dim 64."""
+    dq_halves (with dq_tma): each consumer adds half of dQ's columns,
+    computed from both consumers' dS^T (by default where it fits, with
+    lse_smem: 1.15-1.18x dq_tma alone at head dim 128 on an H200); lse_smem
+    also by default at head dim 64."""
     import torch
     from triton.tools.tensor_descriptor import TensorDescriptor
 
@@ -436,14 +478,23 @@ def attention_backward(q, k, v, o, do, lse, causal=False, sm_scale=None, alias=T
     default_m, default_stages, default_ds = default_config(HEAD_DIM, alias)
     block_m, stages = block_m or default_m, stages or default_stages
     ds_over_do = default_ds if ds_over_do is None else ds_over_do
+    if dq_halves is None:  # where it fits (at head dim 128: aliased, dK over K and dV over V), with LSE in the ring
+        dq_halves = (dq_tma is not False and lse_smem is not False and not (ds_over_do or dq_defer)
+                     and smem_bytes(HEAD_DIM, block_m, stages, alias, lse_smem=True, dq_tma=True, dq_halves=True)
+                     + 1024 <= SMEM_LIMIT)
     if lse_smem is None:  # at head dim 64 with dq_tma: 0.95-0.98x SDPA's backward against 0.85-0.90x
-        lse_smem = HEAD_DIM <= 64 and not dq_defer
+        lse_smem = (HEAD_DIM <= 64 or dq_halves) and not dq_defer
     if dq_tma is None:  # fits aliased, and unaliased at head dim 64
-        dq_tma = (alias or HEAD_DIM <= 64) and not (ds_over_do or dq_defer or lse_smem and HEAD_DIM > 64)
+        dq_tma = dq_halves or (alias or HEAD_DIM <= 64) and not (ds_over_do or dq_defer or lse_smem and HEAD_DIM > 64)
+    if block_m != 64:
+        raise ValueError(f"attention_backward: block_m must be 64 (a consumer's S^T is its 64 K rows by the Q "
+                         f"block's rows), got {block_m}")
     if ds_over_do and not alias:
         raise ValueError("attention_backward: ds_over_do lays dS over the dO ring, which needs alias=True")
     if dq_tma and (ds_over_do or dq_defer):
         raise ValueError("attention_backward: dq_tma goes without ds_over_do and dq_defer")
+    if dq_halves and not dq_tma:
+        raise ValueError("attention_backward: dq_halves is a way of dq_tma: pass dq_tma=True")
     sm_scale = 1.0 / math.sqrt(HEAD_DIM) if sm_scale is None else sm_scale
     q, k, v, o, do = (t.contiguous() for t in (q, k, v, o, do))
     rows = Z * H * N_CTX
@@ -458,14 +509,15 @@ def attention_backward(q, k, v, o, do, lse, causal=False, sm_scale=None, alias=T
     lse, vec = lse.contiguous(), delta
     if lse_smem:  # (rows / 8, 8) views, a Q block's BLOCK_M values one (BLOCK_M / 8, 8) box
         lse, vec = (TensorDescriptor(t, [rows // 8, 8], [8, 1], [block_m // 8, 8]) for t in (lse, delta))
-    dq_arg = TensorDescriptor(dq, [rows, HEAD_DIM], [HEAD_DIM, 1], [block_m, 64]) if dq_tma else dq
+    dq_cols = HEAD_DIM // 2 if dq_halves else 64
+    dq_arg = TensorDescriptor(dq, [rows, HEAD_DIM], [HEAD_DIM, 1], [block_m, dq_cols]) if dq_tma else dq
     attn_bwd_kernel[(N_CTX // BLOCK_N, Z * H)](sm_scale, lse, vec, dq_arg, desc(q, block_m), desc(k, 64), desc(v, 64),
                                               desc(do, block_m), desc(dk, 64), desc(dv, 64), N_CTX,
                                               HEAD_DIM=HEAD_DIM, BLOCK_M=block_m, STAGES=stages, CAUSAL=causal,
                                               ALIAS=alias, DS_OVER_DO=ds_over_do,
                                               CONSUMER_REGISTERS=consumer_registers, LSE_SMEM=lse_smem,
                                               DQ_DEFER=dq_defer, DQ_TMA=dq_tma, THREAD_ARRIVES=thread_arrives,
-                                              num_warps=4, num_stages=1)
+                                              DQ_HALVES=dq_halves, num_warps=4, num_stages=1)
     return dq.to(q.dtype), dk, dv
 
 
@@ -508,7 +560,8 @@ def attention(q, k, v, causal=False, sm_scale=None, alias=True):
 
 
 def compile_for_sm90(head_dim=128, causal=False, alias=True, block_m=None, stages=None, ds_over_do=None, dtype="fp16",
-                     consumer_registers=240, lse_smem=False, dq_defer=False, dq_tma=False, thread_arrives=True):
+                     consumer_registers=240, lse_smem=False, dq_defer=False, dq_tma=False, thread_arrives=True,
+                     dq_halves=False):
     """The backward kernel compiled for sm_90 without a GPU."""
     from triton.backends.compiler import GPUTarget
     default_m, default_stages, default_ds = default_config(head_dim, alias)
@@ -516,11 +569,11 @@ def compile_for_sm90(head_dim=128, causal=False, alias=True, block_m=None, stage
     constexprs = dict(HEAD_DIM=head_dim, BLOCK_M=block_m, STAGES=stages or default_stages, CAUSAL=causal,
                       ALIAS=alias, DS_OVER_DO=default_ds if ds_over_do is None else ds_over_do,
                       CONSUMER_REGISTERS=consumer_registers, LSE_SMEM=lse_smem, DQ_DEFER=dq_defer, DQ_TMA=dq_tma,
-                      THREAD_ARRIVES=thread_arrives)
+                      THREAD_ARRIVES=thread_arrives, DQ_HALVES=dq_halves)
     q_block = f"tensordesc<{dtype}[{block_m}, {head_dim}]>"
     kv_block = f"tensordesc<{dtype}[64, {head_dim}]>"
     vec = f"tensordesc<fp32[{block_m // 8}, 8]>" if lse_smem else "*fp32"
-    dq = f"tensordesc<fp32[{block_m}, 64]>" if dq_tma else "*fp32"
+    dq = f"tensordesc<fp32[{block_m}, {head_dim // 2 if dq_halves else 64}]>" if dq_tma else "*fp32"
     signature = {"sm_scale": "fp32", "lse_ptr": vec, "delta_ptr": vec, "dq_ptr": dq, "desc_q": q_block,
                  "desc_k": kv_block, "desc_v": kv_block, "desc_do": q_block, "desc_dk": kv_block, "desc_dv": kv_block,
                  "N_CTX": "i32", **{name: "constexpr" for name in constexprs}}

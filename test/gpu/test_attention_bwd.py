@@ -169,6 +169,9 @@ def test_rejects_ragged_sequence_and_head_dim():
     q = torch.randn((1, 1, 128, 256), device="cuda", dtype=torch.float16)
     with pytest.raises(ValueError, match="head_dim must be 64 or 128, got 256"):
         fab.attention_backward(q, q, q, q, q, torch.zeros((1, 1, 128), device="cuda"))
+    q = torch.randn((1, 1, 128, 64), device="cuda", dtype=torch.float16)
+    with pytest.raises(ValueError, match="block_m must be 64 .* got 128"):
+        fab.attention_backward(q, q, q, q, q, torch.zeros((1, 1, 128), device="cuda"), block_m=128)
 
 
 class TinyAttention(torch.nn.Module):

@@ -6,7 +6,9 @@ dO; the aliased default config fits sm_90's 227 KiB where its unaliased
 twin does not; LSE in shared memory (a candidate) cuts the spills at head
 dim 128; dQ by TMA reduce-adds (a candidate) goes without the named
 barriers, its dS^T over its dQ tiles, within 227 KiB at head dim 128, and
-adds no spills at 64; and the mutation suite (each wait, arrive and fence removed
+adds no spills at 64; dQ halves (the default) reduce-add one half-width
+tile a consumer, fit 227 KiB at head dim 128 only aliased and spill least;
+and the mutation suite (each wait, arrive and fence removed
 in turn, as test_hazards_mutations.py does for the other examples) reports
 every race."""
 import os
@@ -48,6 +50,12 @@ CONFIGS = {
                                  (64, "unaliased bf16", dict(alias=False, dtype="bf16")))
         for causal in (False, True)
     },
+    # attention_backward's default: dQ halves, LSE in the ring
+    **{
+        f"D={d} causal={causal} {dtype} dq_halves lse_smem": dict(head_dim=d, causal=causal, dtype=dtype,
+                                                                 dq_tma=True, dq_halves=True, lse_smem=True)
+        for d in (64, 128) for causal in (False, True) for dtype in ("fp16", "bf16")
+    },
     # the candidates benchmarks/attention_bwd.py measures beside the default
     **{
         f"D={d} causal={causal} {dtype} {name}": dict(head_dim=d, causal=causal, dtype=dtype, **options)
@@ -72,7 +80,8 @@ def test_backward_compiles_without_hazards(config, monkeypatch):
     default_m, default_stages, default_ds = fab.default_config(options["head_dim"], options.get("alias", True))
     expected = fab.smem_bytes(options["head_dim"], default_m, options.get("stages", default_stages),
                               options.get("alias", True), options.get("ds_over_do", default_ds),
-                              lse_smem=options.get("lse_smem", False), dq_tma=options.get("dq_tma", False))
+                              lse_smem=options.get("lse_smem", False), dq_tma=options.get("dq_tma", False),
+                              dq_halves=bool(options.get("dq_halves", False)))
     assert expected <= kernel.metadata.shared <= expected + 1024  # the buffers, barriers beside them
     assert kernel.metadata.shared <= fab.SMEM_LIMIT
 
@@ -178,6 +187,44 @@ def test_dq_tma_spills():
     assert tma <= default * 1.25, (tma, default)
 
 
+HALVES = dict(dq_tma=True, dq_halves=True, lse_smem=True)
+
+
+@pytest.mark.parametrize("head_dim", [64, 128])
+def test_dq_halves_take_half_the_columns_behind_one_named_barrier(head_dim):
+    """dq_halves: each consumer reduce-adds one fp32 tile of half of dQ's
+    columns a Q block, computed from both consumers' dS^T (one named-barrier
+    sync a step, and one before dK goes over K)."""
+    kernel = fab.compile_for_sm90(head_dim, **HALVES)
+    ttgir = kernel.asm["ttgir"]
+    tiles = re.findall(rf"ttng\.async_tma_reduce add, .*!ttg\.memdesc<64x{head_dim // 2}xf32", ttgir)
+    assert len(tiles) == 2 and len(re.findall(r"ttng\.async_tma_reduce", ttgir)) == 2  # one per consumer
+    assert _named_barriers(kernel) == 4  # two consumers x (the step's + the epilogue's)
+
+
+def test_dq_halves_fit_aliased_only():
+    """attention_backward's default at head dim 128: the 3-deep ring with LSE
+    and delta beside Q and dO, double-buffered dS^T and the half-width dQ
+    tiles fit 227 KiB because dK and dV are staged over K and V; unaliased
+    they would need 64 KiB more."""
+    block_m, stages, _ = fab.default_config(128)
+    kernel = fab.compile_for_sm90(128, **HALVES)
+    assert kernel.metadata.shared <= fab.SMEM_LIMIT
+    assert fab.smem_bytes(128, block_m, stages, False, **HALVES) > fab.SMEM_LIMIT
+    assert fab.smem_bytes(128, block_m, stages, True, **HALVES) <= kernel.metadata.shared
+
+
+@SPILLS_OF_3_7
+def test_dq_halves_spill_least():
+    """At head dim 128 the halves with LSE in the ring spill a fifth of what
+    dq_tma alone does (40 bytes against 192; none in the K/V loop by
+    nvdisasm); none at 64."""
+    assert _spilled_bytes(fab.compile_for_sm90(64, **HALVES)) == 0
+    halves = _spilled_bytes(fab.compile_for_sm90(128, **HALVES))
+    tma = _spilled_bytes(fab.compile_for_sm90(128, dq_tma=True))
+    assert halves * 4 <= tma, (halves, tma)
+
+
 def test_ds_over_do_needs_alias():
     with pytest.raises(Exception, match="DS_OVER_DO lays dS over dO: it needs ALIAS"):
         fab.compile_for_sm90(64, alias=False, ds_over_do=True)
@@ -229,6 +276,21 @@ CLASSES = {
     "head dim 64 causal, LSE in shared memory, dQ deferred": (dict(head_dim=64, causal=True, lse_smem=True,
                                                                    dq_defer=True), _SHARED),
     "head dim 128 causal, dQ by TMA reduce-adds": (dict(head_dim=128, causal=True, dq_tma=True), _DQ_TMA),
+    "head dim 128 causal, dQ halves (the default)": (dict(head_dim=128, causal=True, **HALVES), {
+        **_SHARED,
+        ("partition*", "dk = tlx.async_dot_wait(2, dk)", 0): (BENIGN, "dV's wait(2) beside it retires dK's wgmma too"),
+        ("partition*", "dv = tlx.async_dot_wait(2, dv)", 0): (BENIGN, "dK's wait(2) beside it retires dV's wgmma too"),
+        ("partition*", "dq = tlx.async_dot_wait(0, dq)", 0):
+        (RACE, "dS^T's buffer is written again two steps on, and K by dK's staging, while dQ's wgmma may still "
+         "read them"),
+        ("partition*", "tlx.async_descriptor_store_wait(0)", 0):
+        (RACE, "the dQ tile is rewritten while the last step's TMA reduce-add may still read it"),
+        ("partition*", "tlx.fence_async_shared()", 1):
+        (RACE, "the TMA reduce-add reads the dQ tile through the async proxy with no fence after its local_store"),
+        ("partition*", "tlx.fence_async_shared()", 2): (RACE, mutations.UNFENCED),
+        ("partition*", "tlx.async_descriptor_store_wait(0)", 1):
+        (RACE, "the dK/dV stores and the last TMA reduce-add are still pending when the consumer task ends"),
+    }),
     "head dim 128 causal, dS over dO": (dict(head_dim=128, causal=True, stages=4, ds_over_do=True), {
         **_SHARED,
         ("partition*", "dv = tlx.async_dot_wait(1, dv)", 0):
