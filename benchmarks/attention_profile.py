@@ -9,7 +9,12 @@ fa3_attention), at one shape. No timing of its own.
         python benchmarks/attention_profile.py --head-dim 256 --sdpa
 
 --config BLOCK_N:STAGES:Q_BUFFERS[:V_STAGES[:PINGPONG]] overrides the
-example's default_config.
+example's default_config. --backward runs the backward instead
+(examples/hopper_flash_attention_bwd.py's attention_backward at its
+defaults, or with --sdpa SDPA's autograd backward, cuDNN's on an H100/H200):
+
+    ncu --clock-control none -k regex:'attn_bwd_kernel|bprop' --launch-skip 2 --launch-count 1 \\
+        --section SpeedOfLight --section WarpStateStats python benchmarks/attention_profile.py --backward
 """
 import argparse
 import os
@@ -29,13 +34,16 @@ def main():
     parser.add_argument("--dtype", choices=["float16", "bfloat16"], default="float16")
     parser.add_argument("--config", help="BLOCK_N:STAGES:Q_BUFFERS[:V_STAGES[:PINGPONG]]")
     parser.add_argument("--launches", type=int, default=3)
+    parser.add_argument("--backward", action="store_true", help="the backward (ours, or SDPA's with --sdpa)")
     args = parser.parse_args()
 
     import torch
     z = 16384 // args.n
     dtype = getattr(torch, args.dtype)
     q, k, v = (torch.randn(z, 32, args.n, args.head_dim, device="cuda", dtype=dtype) for _ in range(3))
-    if args.fa3:
+    if args.backward:
+        run = _backward(q, k, v, args.causal, args.sdpa)
+    elif args.fa3:
         sys.path.insert(0, HERE)
         import attention
         fa3 = attention.fa3_attention()
@@ -61,6 +69,20 @@ def main():
     for _ in range(args.launches):
         run()
     torch.cuda.synchronize()
+
+
+def _backward(q, k, v, causal, sdpa):
+    """A function running one backward of softmax(Q K^T) V given a forward already run."""
+    import torch
+    do = torch.randn_like(q)
+    if sdpa:
+        q, k, v = (t.detach().clone().requires_grad_() for t in (q, k, v))
+        out = torch.nn.functional.scaled_dot_product_attention(q, k, v, is_causal=causal)
+        return lambda: torch.autograd.grad(out, (q, k, v), do, retain_graph=True)
+    import hopper_flash_attention as fa
+    import hopper_flash_attention_bwd as fab
+    o, lse = fa.attention(q, k, v, causal=causal, return_lse=True)
+    return lambda: fab.attention_backward(q, k, v, o, do, lse, causal=causal)
 
 
 if __name__ == "__main__":
