@@ -343,8 +343,7 @@ def attn_bwd_kernel(sm_scale, lse_ptr, delta_ptr, dq_ptr, desc_q, desc_k, desc_v
             dq_spec.set_buffer_overlap(tlx.reuse_group(dq_tiles, ds_tiles, group_type=tlx.reuse_group_type.shared))
     elif not DS_OVER_DO:  # dS^T double-buffered: consumer c's half of buffer b is ds_tiles[2 b + c]
         ds_tiles = tlx.local_alloc((HALF, BLOCK_M), dtype, 4)
-    if not DQ_TMA:
-        dq_tiles = ds_tiles  # unused
+    dq_tiles = dq_tiles if DQ_TMA else ds_tiles  # (unused without DQ_TMA)
     q_tiles = tlx.local_alloc((BLOCK_M, HEAD_DIM), dtype, STAGES)
     if ALIAS:  # dK staged over K, dV over V: both are dead after the last Q block
         k_spec = tlx.storage_alias_spec(storage=tlx.storage_kind.smem)
@@ -460,24 +459,26 @@ def attention_backward(q, k, v, o, do, lse, causal=False, sm_scale=None, alias=T
     """(dQ, dK, dV) of softmax(Q K^T * sm_scale) V for (batch, heads, N,
     head_dim) fp16/bf16 tensors on a Hopper GPU, given the forward's output
     o, its log-sum-exp lse (natural log, float32) and the output's gradient
-    do. block_m, stages, ds_over_do default to default_config(head_dim, alias).
-    lse_smem: LSE and delta come through the Q/dO ring by TMA (else each
-    consumer loads them from global memory); dq_defer: each Q block's dQ
-    atomics wait for the next block's S^T and dP^T to be issued; dq_tma:
-    each consumer adds its dQ partial by a TMA reduce-add (by default where
-    it fits and nothing excludes it: 1.07-1.18x the atomics on an H200);
-    dq_halves (with dq_tma): each consumer adds half of dQ's columns,
-    computed from both consumers' dS^T (by default where it fits, with
-    lse_smem: 1.15-1.18x dq_tma alone at head dim 128 on an H200); lse_smem
-    also by default at head dim 64."""
+    do. block_m, stages, ds_over_do default to default_config(head_dim, alias)
+    (at head dim 64 with dQ halves: 128-row Q blocks, 2 stages). lse_smem: LSE
+    and delta come through the Q/dO ring by TMA (else from global memory);
+    dq_defer: each Q block's dQ atomics wait for the next block's S^T and
+    dP^T; dq_tma: each consumer adds its dQ partial by a TMA reduce-add
+    (1.07-1.18x the atomics on an H200); dq_halves (with dq_tma): each
+    consumer adds half of dQ's columns, from both consumers' dS^T (by
+    default where it fits, with lse_smem: 1.15-1.18x dq_tma alone at head
+    dim 128 on an H200)."""
     import torch
     from triton.tools.tensor_descriptor import TensorDescriptor
 
     _check(q, k, v, o, do, lse)
     Z, H, N_CTX, HEAD_DIM = q.shape
     default_m, default_stages, default_ds = default_config(HEAD_DIM, alias)
-    block_m, stages = block_m or default_m, stages or default_stages
     ds_over_do = default_ds if ds_over_do is None else ds_over_do
+    if (block_m is None and stages in (None, 2) and HEAD_DIM <= 64 and False not in (dq_halves, dq_tma, lse_smem)
+            and not (ds_over_do or dq_defer)):  # FA3's tile at head dim 64: 1.01-1.04x 64-row blocks on an H200
+        block_m, stages = 128, 2
+    block_m, stages = block_m or default_m, stages or default_stages
     if dq_halves is None:  # where it fits (at head dim 128: aliased, dK over K and dV over V), with LSE in the ring
         dq_halves = (dq_tma is not False and lse_smem is not False and not (ds_over_do or dq_defer)
                      and smem_bytes(HEAD_DIM, block_m, stages, alias, lse_smem=True, dq_tma=True, dq_halves=True)
@@ -486,9 +487,10 @@ def attention_backward(q, k, v, o, do, lse, causal=False, sm_scale=None, alias=T
         lse_smem = (HEAD_DIM <= 64 or dq_halves) and not dq_defer
     if dq_tma is None:  # fits aliased, and unaliased at head dim 64
         dq_tma = dq_halves or (alias or HEAD_DIM <= 64) and not (ds_over_do or dq_defer or lse_smem and HEAD_DIM > 64)
-    if block_m != 64:
-        raise ValueError(f"attention_backward: block_m must be 64 (a consumer's S^T is its 64 K rows by the Q "
-                         f"block's rows), got {block_m}")
+    if block_m != 64 and (block_m != 128 or HEAD_DIM > 64):
+        raise ValueError(f"attention_backward: block_m must be 64, or 128 at head dim 64, got {block_m}")
+    if block_m == 128 and dq_tma and not dq_halves:  # (with lse_smem it faults: docs/design/attention.md)
+        raise ValueError("attention_backward: 128-row Q blocks take dQ as halves (dq_halves) or by atomics")
     if ds_over_do and not alias:
         raise ValueError("attention_backward: ds_over_do lays dS over the dO ring, which needs alias=True")
     if dq_tma and (ds_over_do or dq_defer):

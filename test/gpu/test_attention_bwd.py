@@ -84,6 +84,7 @@ def test_backward_one_block(head_dim, causal):
 @pytest.mark.parametrize("causal", [False, True])
 def test_backward_many_tiles(causal):
     check(True, 128, causal, torch.bfloat16, n=2048, z=1, h=2)  # 32 Q blocks through a 3-deep ring
+    check(True, 64, causal, torch.bfloat16, n=2048, z=1, h=2)  # 16 Q blocks of 128 rows through a 2-deep ring
 
 
 @pytest.mark.parametrize("causal", [False, True])
@@ -169,9 +170,13 @@ def test_rejects_ragged_sequence_and_head_dim():
     q = torch.randn((1, 1, 128, 256), device="cuda", dtype=torch.float16)
     with pytest.raises(ValueError, match="head_dim must be 64 or 128, got 256"):
         fab.attention_backward(q, q, q, q, q, torch.zeros((1, 1, 128), device="cuda"))
-    q = torch.randn((1, 1, 128, 64), device="cuda", dtype=torch.float16)
-    with pytest.raises(ValueError, match="block_m must be 64 .* got 128"):
+    q = torch.randn((1, 1, 128, 128), device="cuda", dtype=torch.float16)
+    with pytest.raises(ValueError, match="block_m must be 64, or 128 at head dim 64, got 128"):
         fab.attention_backward(q, q, q, q, q, torch.zeros((1, 1, 128), device="cuda"), block_m=128)
+    q = torch.randn((1, 1, 128, 64), device="cuda", dtype=torch.float16)
+    with pytest.raises(ValueError, match=r"128-row Q blocks take dQ as halves \(dq_halves\) or by atomics"):
+        fab.attention_backward(q, q, q, q, q, torch.zeros((1, 1, 128), device="cuda"), block_m=128, dq_tma=True,
+                               dq_halves=False)
 
 
 class TinyAttention(torch.nn.Module):

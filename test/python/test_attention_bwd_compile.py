@@ -50,11 +50,14 @@ CONFIGS = {
                                  (64, "unaliased bf16", dict(alias=False, dtype="bf16")))
         for causal in (False, True)
     },
-    # attention_backward's default: dQ halves, LSE in the ring
+    # attention_backward's default: dQ halves, LSE in the ring (at head dim 64 over 128-row Q blocks, 2 stages)
     **{
-        f"D={d} causal={causal} {dtype} dq_halves lse_smem": dict(head_dim=d, causal=causal, dtype=dtype,
-                                                                 dq_tma=True, dq_halves=True, lse_smem=True)
-        for d in (64, 128) for causal in (False, True) for dtype in ("fp16", "bf16")
+        f"D={d} causal={causal} {dtype} dq_halves lse_smem{extra}": dict(head_dim=d, causal=causal, dtype=dtype,
+                                                                        dq_tma=True, dq_halves=True, lse_smem=True,
+                                                                        **options)
+        for d, extra, options in ((64, "", {}), (128, "", {}), (64, " block_m=128", dict(block_m=128, stages=2)),
+                                  (64, " block_m=128 unaliased", dict(block_m=128, stages=2, alias=False)))
+        for causal in (False, True) for dtype in ("fp16", "bf16")
     },
     # the candidates benchmarks/attention_bwd.py measures beside the default
     **{
@@ -78,7 +81,8 @@ def test_backward_compiles_without_hazards(config, monkeypatch):
     assert _hazards.findings(module, context) == []
     options = CONFIGS[config]
     default_m, default_stages, default_ds = fab.default_config(options["head_dim"], options.get("alias", True))
-    expected = fab.smem_bytes(options["head_dim"], default_m, options.get("stages", default_stages),
+    block_m = options.get("block_m", default_m)
+    expected = fab.smem_bytes(options["head_dim"], block_m, options.get("stages", default_stages),
                               options.get("alias", True), options.get("ds_over_do", default_ds),
                               lse_smem=options.get("lse_smem", False), dq_tma=options.get("dq_tma", False),
                               dq_halves=bool(options.get("dq_halves", False)))
