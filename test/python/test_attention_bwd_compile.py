@@ -229,6 +229,36 @@ def test_dq_halves_spill_least():
     assert halves * 4 <= tma, (halves, tma)
 
 
+@pytest.mark.parametrize("given, want", [
+    (dict(head_dim=64), (128, 2, False, True, True, True)),  # 128-row Q blocks, dQ halves, LSE in the ring
+    (dict(head_dim=64, alias=False), (128, 2, False, True, True, True)),  # the twin fits the same
+    (dict(head_dim=128), (64, 3, False, True, True, True)),
+    (dict(head_dim=128, alias=False), (64, 2, False, False, False, False)),  # halves do not fit: the atomics
+    (dict(head_dim=64, dq_halves=False), (64, 4, False, True, True, False)),  # the default before dQ halves
+    (dict(head_dim=64, stages=4), (64, 4, False, True, True, True)),
+    (dict(head_dim=128, stages=4, ds_over_do=True), (64, 4, True, False, False, False)),
+    (dict(head_dim=64, lse_smem=True, dq_defer=True), (64, 4, False, True, False, False)),
+])
+def test_resolve_options(given, want):
+    """attention_backward's defaults: (block_m, stages, ds_over_do, lse_smem, dq_tma, dq_halves)."""
+    assert fab.resolve_options(**given) == want
+
+
+@pytest.mark.parametrize("given, message", [
+    (dict(head_dim=128, block_m=128), "block_m must be 64, or 128 at head dim 64, got 128"),
+    (dict(head_dim=64, block_m=32), "block_m must be 64, or 128 at head dim 64, got 32"),
+    (dict(head_dim=64, block_m=128, dq_tma=True, dq_halves=False),
+     "128-row Q blocks take dQ as halves (dq_halves) or by atomics"),
+    (dict(head_dim=64, alias=False, ds_over_do=True), "ds_over_do lays dS over the dO ring, which needs alias=True"),
+    (dict(head_dim=128, dq_tma=True, dq_defer=True), "dq_tma goes without ds_over_do and dq_defer"),
+    (dict(head_dim=128, dq_tma=False, dq_halves=True), "dq_halves is a way of dq_tma: pass dq_tma=True"),
+])
+def test_resolve_options_refuses(given, message):
+    with pytest.raises(ValueError) as error:
+        fab.resolve_options(**given)
+    assert str(error.value) == "attention_backward: " + message
+
+
 def test_ds_over_do_needs_alias():
     with pytest.raises(Exception, match="DS_OVER_DO lays dS over dO: it needs ALIAS"):
         fab.compile_for_sm90(64, alias=False, ds_over_do=True)

@@ -1,0 +1,85 @@
+"""The host side of examples/hopper_flash_attention_bwd.py that picks its
+configs: the defaults (measured on an H200: docs/design/attention.md), the
+candidates the benchmark measures beside them, the shared-memory budget of a
+config, and attention_backward's options resolved and checked."""
+
+BLOCK_N = 128  # K/V rows of a program: 64 per consumer warp group
+SMEM_LIMIT = 232448  # sm_90's opt-in shared memory per block (227 KiB)
+
+
+def default_config(head_dim, alias=True):
+    """(BLOCK_M, STAGES, DS_OVER_DO): Q blocks of 64 rows and the deepest
+    Q/dO ring up to 4 that fits 227 KiB (docs/design/attention.md): at head
+    dim 128 three stages aliased, two in the unaliased twin."""
+    if head_dim <= 64:
+        return 64, 4, False
+    return (64, 3, False) if alias else (64, 2, False)
+
+
+# Variants for benchmarks/attention_bwd.py to measure beside the default, and
+# the head dims each is for (the GPU tests run each): LSE and delta through
+# the ring (no global loads in the consumers, no spills in their loop at head
+# dim 128); at 64 also each block's dQ atomics deferred behind the next
+# block's S^T and dP^T (at 128 the held dQ spills); dQ through shared memory
+# and a TMA reduce-add, each consumer its own whole-width partial, no named
+# barrier (the defaults before dQ halves: at 64 with LSE in the ring); a
+# leader's arrive (after a warp-group bar.sync) for each slot's release.
+CANDIDATES = {
+    "lse_smem": (dict(lse_smem=True, dq_halves=False), (64, 128)),
+    "lse_smem_dq_defer": (dict(lse_smem=True, dq_defer=True), (64, )),
+    "dq_tma": (dict(dq_tma=True, dq_halves=False), (64, 128)),
+    "leader arrives": (dict(thread_arrives=False), (64, 128)),
+    "dq_tma_lse_smem": (dict(dq_tma=True, lse_smem=True, dq_halves=False), (64, )),  # both fit at 64 only
+}
+
+
+def smem_bytes(head_dim, block_m, stages, alias, ds_over_do=False, itemsize=2, lse_smem=False, dq_tma=False,
+               dq_halves=False):
+    """Bytes of the kernel's buffers: K and V (BLOCK_N rows), the Q and dO
+    rings, the dS^T tiles (two buffers of BLOCK_N x BLOCK_M, or over the dO
+    slots: a slot then holds the larger of a dO tile and a dS^T tile; dq_tma:
+    each consumer's over its fp32 BLOCK_M x head_dim dQ tile; dq_halves: beside
+    a BLOCK_M x head_dim / 2 one), the dK/dV staging (over K and V when
+    aliased) and (lse_smem) the LSE and delta rings."""
+    kv = BLOCK_N * head_dim * itemsize
+    qo = block_m * head_dim * itemsize
+    ds = BLOCK_N * block_m * itemsize
+    if dq_halves:  # dS^T double-buffered, and a consumer's half-width fp32 dQ tile: two below
+        ds += block_m * head_dim // 2 * 4
+    elif dq_tma:
+        ds = max(block_m * head_dim * 4, ds // 2)  # a consumer's dQ tile, its dS^T over it: two below
+    rings = stages * (qo + (max(qo, ds) if ds_over_do else qo)) + (0 if ds_over_do else 2 * ds)
+    vectors = 2 * stages * block_m * 4 if lse_smem else 0
+    return 2 * kv + rings + (0 if alias else 2 * kv) + vectors
+
+
+def resolve_options(head_dim, alias=True, block_m=None, stages=None, ds_over_do=None, lse_smem=None, dq_defer=False,
+                    dq_tma=None, dq_halves=None):
+    """attention_backward's (block_m, stages, ds_over_do, lse_smem, dq_tma,
+    dq_halves), its None's given their defaults; a ValueError names what
+    does not go together."""
+    default_m, default_stages, default_ds = default_config(head_dim, alias)
+    ds_over_do = default_ds if ds_over_do is None else ds_over_do
+    if (block_m is None and stages in (None, 2) and head_dim <= 64 and False not in (dq_halves, dq_tma, lse_smem)
+            and not (ds_over_do or dq_defer)):  # FA3's tile at head dim 64: 1.01-1.04x 64-row blocks on an H200
+        block_m, stages = 128, 2
+    block_m, stages = block_m or default_m, stages or default_stages
+    if dq_halves is None:  # where it fits (at head dim 128: aliased, dK over K and dV over V), with LSE in the ring
+        dq_halves = (dq_tma is not False and lse_smem is not False and not (ds_over_do or dq_defer)
+                     and smem_bytes(head_dim, block_m, stages, alias, lse_smem=True, dq_tma=True, dq_halves=True)
+                     + 1024 <= SMEM_LIMIT)
+    if lse_smem is None:  # at head dim 64 with dq_tma: 0.95-0.98x SDPA's backward against 0.85-0.90x
+        lse_smem = (head_dim <= 64 or dq_halves) and not dq_defer
+    if dq_tma is None:  # fits aliased, and unaliased at head dim 64
+        dq_tma = dq_halves or (alias or head_dim <= 64) and not (ds_over_do or dq_defer or lse_smem and head_dim > 64)
+    if block_m != 64 and (block_m != 128 or head_dim > 64):
+        raise ValueError(f"attention_backward: block_m must be 64, or 128 at head dim 64, got {block_m}")
+    if block_m == 128 and dq_tma and not dq_halves:  # (with lse_smem it faults: docs/design/attention.md)
+        raise ValueError("attention_backward: 128-row Q blocks take dQ as halves (dq_halves) or by atomics")
+    if ds_over_do and not alias:
+        raise ValueError("attention_backward: ds_over_do lays dS over the dO ring, which needs alias=True")
+    if dq_tma and (ds_over_do or dq_defer):
+        raise ValueError("attention_backward: dq_tma goes without ds_over_do and dq_defer")
+    if dq_halves and not dq_tma:
+        raise ValueError("attention_backward: dq_halves is a way of dq_tma: pass dq_tma=True")
+    return block_m, stages, ds_over_do, lse_smem, dq_tma, dq_halves
