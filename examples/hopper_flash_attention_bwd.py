@@ -258,11 +258,12 @@ def _dq_halves(ds, ds_tiles, dq_tiles, k_tiles, dk, dv, empty, desc_dq, row, sm_
 
 @triton.jit
 def _store_dkdv(dk, dv, desc_dk, desc_dv, k_tiles, v_tiles, dk_tiles, dv_tiles, row0, n0, sm_scale,
-                cid: tl.constexpr, ALIAS: tl.constexpr, dtype: tl.constexpr, DQ_TMA: tl.constexpr):
+                cid: tl.constexpr, ALIAS: tl.constexpr, dtype: tl.constexpr, DQ_OWN_K_HALF: tl.constexpr):
     """The epilogue: dK (times the scale) and dV of this consumer's rows,
     staged over its K and V halves (ALIAS) or in tiles of their own, and
-    stored with TMA."""
-    if ALIAS and not DQ_TMA:  # (DQ_TMA: a consumer's dQ reads only its own K half)
+    stored with TMA. DQ_OWN_K_HALF: a consumer's dQ reads only its own K half
+    (DQ_TMA's whole-width partials), not the other's."""
+    if ALIAS and not DQ_OWN_K_HALF:
         # the other consumer's last dQ reads this K half: wait for it
         tlx.named_barrier_wait(9, 256)
     dk_tile = dk_tiles[cid]
@@ -343,7 +344,8 @@ def attn_bwd_kernel(sm_scale, lse_ptr, delta_ptr, dq_ptr, desc_q, desc_k, desc_v
             dq_spec.set_buffer_overlap(tlx.reuse_group(dq_tiles, ds_tiles, group_type=tlx.reuse_group_type.shared))
     elif not DS_OVER_DO:  # dS^T double-buffered: consumer c's half of buffer b is ds_tiles[2 b + c]
         ds_tiles = tlx.local_alloc((HALF, BLOCK_M), dtype, 4)
-    dq_tiles = dq_tiles if DQ_TMA else ds_tiles  # (unused without DQ_TMA)
+    if not DQ_TMA:
+        dq_tiles = ds_tiles  # unused
     q_tiles = tlx.local_alloc((BLOCK_M, HEAD_DIM), dtype, STAGES)
     if ALIAS:  # dK staged over K, dV over V: both are dead after the last Q block
         k_spec = tlx.storage_alias_spec(storage=tlx.storage_kind.smem)

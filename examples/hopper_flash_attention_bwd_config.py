@@ -71,7 +71,8 @@ def resolve_options(head_dim, alias=True, block_m=None, stages=None, ds_over_do=
     if lse_smem is None:  # at head dim 64 with dq_tma: 0.95-0.98x SDPA's backward against 0.85-0.90x
         lse_smem = (head_dim <= 64 or dq_halves) and not dq_defer
     if dq_tma is None:  # fits aliased, and unaliased at head dim 64
-        dq_tma = dq_halves or (alias or head_dim <= 64) and not (ds_over_do or dq_defer or lse_smem and head_dim > 64)
+        fits = alias or head_dim <= 64
+        dq_tma = dq_halves or (fits and not (ds_over_do or dq_defer or (lse_smem and head_dim > 64)))
     if block_m != 64 and (block_m != 128 or head_dim > 64):
         raise ValueError(f"attention_backward: block_m must be 64, or 128 at head dim 64, got {block_m}")
     if block_m == 128 and dq_tma and not dq_halves:  # (with lse_smem it faults: docs/design/attention.md)

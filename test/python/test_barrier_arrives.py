@@ -5,11 +5,8 @@ test/hopper_kernels.py's producer/consumer ring."""
 import re
 
 import pytest
-import triton
 
-from test_hopper_compile import D64, compile_for_sm90, hk
-
-TRITON_38 = tuple(int(p) for p in triton.__version__.split(".")[:2]) >= (3, 8)
+from test_hopper_compile import D64, TRITON_38, compile_for_sm90, hk
 
 
 def test_leader_arrive_follows_a_warp_group_barrier_of_its_own():
