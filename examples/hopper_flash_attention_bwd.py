@@ -12,10 +12,11 @@ Q and dO tiles with TMA; each consumer computes, per Q block of BLOCK_M rows,
     dV_c += P^T dO          dK_c += dS^T Q                      (wgmma, RS)
 
 and stages dS^T in shared memory, where both consumers' halves together
-are the A operand of dQ = dS K (each consumer takes half of dQ's columns)
-added to an fp32 dQ by a TMA reduce-add (DQ_HALVES) or atomics (or, DQ_TMA,
-each consumer's own dS_c K_c staged in fp32 tiles, its dS^T over the first,
-reduce-added: no named barrier between the consumers). The storage
+are the A operand of dQ = dS K, added to an fp32 dQ by TMA reduce-adds:
+each consumer half of dQ's columns (DQ_HALVES), or the consumers in turns
+the whole of it (DQ_TURNS); or by atomics; or (DQ_TMA alone) each
+consumer's own dS_c K_c staged in fp32 tiles, its dS^T over the first,
+reduce-added: no named barrier between the consumers. The storage
 aliasing (ALIAS): the epilogue stages dK over K and dV over V (K and V
 are dead after the last Q block), and (DS_OVER_DO) dS lies over the dO
 slot it was computed from (dO is dead once dV and dP^T have read it), so
@@ -127,22 +128,28 @@ def _probabilities(qk, lse, offs_n, m, qk_scale, BLOCK_M: tl.constexpr, MASK: tl
 
 
 @triton.jit
-def _step(count, m, q_tiles, do_tiles, ds_tiles, dq_tiles, k_tiles, k_mine, v_mine, q_fulls, do_fulls, empties, dk, dv,
+def _step(count, m, q_tiles, do_tiles, ds_tiles, dq_tiles, k_tiles, v_tiles, q_fulls, do_fulls, empties, dk, dv,
           dq_prev, lse_ptr, delta_ptr, lse_tiles, delta_tiles, dq_ptr, row0, offs_n, qk_scale, sm_scale,
           cid: tl.constexpr, HEAD_DIM: tl.constexpr, BLOCK_M: tl.constexpr, STAGES: tl.constexpr, MASK: tl.constexpr,
           DS_OVER_DO: tl.constexpr, dtype: tl.constexpr, LSE_SMEM: tl.constexpr, DQ_DEFER: tl.constexpr,
-          DQ_TMA: tl.constexpr, DQ_HALVES: tl.constexpr):
+          DQ_TMA: tl.constexpr, DQ_HALVES: tl.constexpr, DQ_TURNS: tl.constexpr = False,
+          PARITY: tl.constexpr = 0):
     """One Q block of a consumer: S^T, dP^T, dV, dK, then dQ: _dq_atomics
     (DQ_DEFER: returned, and added in the next step while its S^T and dP^T
-    run) or, DQ_TMA, _dq_reduce (DQ_HALVES: _dq_halves)."""
+    run) or, DQ_TMA, _dq_reduce (DQ_HALVES: _dq_halves; DQ_TURNS: _dq_turns,
+    PARITY the Q block's)."""
     slot, phase = _ring(count, STAGES)
     if not LSE_SMEM:  # else read from the ring next to Q and dO, right before use
         lse = tl.load(lse_ptr + row0 + m + tl.arange(0, BLOCK_M))
         delta = tl.load(delta_ptr + row0 + m + tl.arange(0, BLOCK_M))
     tlx.barrier_wait(q_fulls[slot], phase)
+    # K's and V's wgmma descriptors made in the step, not held across the loop; DQ_TMA alone has no barrier
+    # before dK goes over the other consumer's K, and its K must be known to the hazard analysis
+    zero = 0 if DQ_TMA and not (DQ_HALVES or DQ_TURNS) else _opaque_zero(count)
+    k_mine = k_tiles[cid + zero]
     qk = tlx.async_dot(k_mine, tlx.local_trans(q_tiles[slot]))
     tlx.barrier_wait(do_fulls[slot], phase)
-    dp = tlx.async_dot(v_mine, tlx.local_trans(do_tiles[slot]))
+    dp = tlx.async_dot(v_tiles[cid + zero], tlx.local_trans(do_tiles[slot]))
     if DQ_DEFER:
         if count > 0:
             _red_add(_dq_ptrs(dq_ptr, row0 + m - BLOCK_M, cid, HEAD_DIM, BLOCK_M), dq_prev)
@@ -156,7 +163,11 @@ def _step(count, m, q_tiles, do_tiles, ds_tiles, dq_tiles, k_tiles, k_mine, v_mi
         delta = tl.reshape(tlx.local_load(delta_tiles[slot]), [BLOCK_M])
     ds = (p * (dp - delta[None, :])).to(dtype)
     dk = tlx.async_dot(ds, q_tiles[slot], dk)
-    if DQ_HALVES:
+    if DQ_TURNS:
+        dk, dv = _dq_turns(ds, ds_tiles, dq_tiles, k_tiles, dk, dv, empties[slot], dq_ptr, row0 + m, sm_scale,
+                           count, PARITY, cid)
+        dq = dq_prev
+    elif DQ_HALVES:
         dk, dv = _dq_halves(ds, ds_tiles, dq_tiles, k_tiles, dk, dv, empties[slot], dq_ptr, row0 + m, sm_scale, count,
                             cid, HEAD_DIM)
         dq = dq_prev
@@ -257,6 +268,48 @@ def _dq_halves(ds, ds_tiles, dq_tiles, k_tiles, dk, dv, empty, desc_dq, row, sm_
 
 
 @triton.jit
+def _opaque_zero(step):
+    """0, computed at each step: buffers indexed by it get their wgmma
+    descriptors made in the loop, where constant indices have them hoisted
+    before it, 64 bits each, and at head dim 128 spilled (dQ turns: 352
+    bytes, about 15 loads a step, against 24 and none)."""
+    return tl.inline_asm_elementwise("mov.u32 $0, 0;", "=r,r", [step], dtype=tl.int32, is_pure=True, pack=1)
+
+
+@triton.jit
+def _dq_turns(ds, ds_tiles, dq_tile, k_tiles, dk, dv, empty, desc_dq, row, sm_scale, count, b: tl.constexpr,
+              cid: tl.constexpr):
+    """DQ_TURNS: the consumers take turns (by the Q block's parity) computing
+    its whole dQ = dS_0 K_0 + dS_1 K_1 from both halves of dS^T, one wgmma
+    chain as wide as the head, staged in the fp32 dQ tile and added by one
+    TMA reduce-add. The other consumer only arrives: its dS^T half is
+    written, and its own last reduce-add has read the dQ tile (named
+    barriers 9 and 10 by parity, so that it cannot run a turn ahead)."""
+    buf = count % 2  # == b, computed: see _opaque_zero
+    tlx.local_store(ds_tiles[buf * 2 + cid], ds)
+    tlx.fence_async_shared()
+    if b == cid:
+        tlx.named_barrier_wait(9 + b, 256)
+        dk = tlx.async_dot_wait(0, dk)  # frees P^T's and dS^T's registers for dQ's accumulator
+        dv = tlx.async_dot_wait(0, dv)
+        tlx.barrier_arrive(empty)  # Q, dO, LSE, delta are read
+        zero = _opaque_zero(count)
+        dq = tlx.async_dot(tlx.local_trans(ds_tiles[buf * 2]), k_tiles[zero])
+        dq = tlx.async_dot(tlx.local_trans(ds_tiles[buf * 2 + 1]), k_tiles[zero + 1], dq)
+        dq = tlx.async_dot_wait(0, dq)
+        tlx.local_store(dq_tile, dq * sm_scale)
+        tlx.fence_async_shared()
+        tlx.async_descriptor_store(desc_dq, dq_tile, [row, 0], store_reduce="add")
+    else:
+        tlx.async_descriptor_store_wait(0)  # this consumer's last reduce-add has read the dQ tile
+        tlx.named_barrier_arrive(9 + b, 256)
+        dk = tlx.async_dot_wait(0, dk)
+        dv = tlx.async_dot_wait(0, dv)
+        tlx.barrier_arrive(empty)
+    return dk, dv
+
+
+@triton.jit
 def _store_dkdv(dk, dv, desc_dk, desc_dv, k_tiles, v_tiles, dk_tiles, dv_tiles, row0, n0, sm_scale,
                 cid: tl.constexpr, ALIAS: tl.constexpr, dtype: tl.constexpr, DQ_OWN_K_HALF: tl.constexpr):
     """The epilogue: dK (times the scale) and dV of this consumer's rows,
@@ -265,7 +318,7 @@ def _store_dkdv(dk, dv, desc_dk, desc_dv, k_tiles, v_tiles, dk_tiles, dv_tiles, 
     (DQ_TMA's whole-width partials), not the other's."""
     if ALIAS and not DQ_OWN_K_HALF:
         # the other consumer's last dQ reads this K half: wait for it
-        tlx.named_barrier_wait(9, 256)
+        tlx.named_barrier_wait(11, 256)
     dk_tile = dk_tiles[cid]
     dv_tile = dv_tiles[cid]
     tlx.local_store(dk_tile, (dk * sm_scale).to(dtype))
@@ -281,7 +334,8 @@ def _consume(cid: tl.constexpr, q_tiles, do_tiles, ds_tiles, dq_tiles, k_tiles, 
              do_fulls, empties, kv_full, lse_ptr, delta_ptr, lse_tiles, delta_tiles, dq_ptr, desc_dk, desc_dv, row0, n0,
              lo, hi, sm_scale, HEAD_DIM: tl.constexpr, BLOCK_M: tl.constexpr, STAGES: tl.constexpr,
              CAUSAL: tl.constexpr, ALIAS: tl.constexpr, DS_OVER_DO: tl.constexpr, dtype: tl.constexpr,
-             LSE_SMEM: tl.constexpr, DQ_DEFER: tl.constexpr, DQ_TMA: tl.constexpr, DQ_HALVES: tl.constexpr):
+             LSE_SMEM: tl.constexpr, DQ_DEFER: tl.constexpr, DQ_TMA: tl.constexpr, DQ_HALVES: tl.constexpr,
+             DQ_TURNS: tl.constexpr = False):
     """Consumer cid: K/V rows [n0 + 64 cid, n0 + 64 (cid + 1)) against every
     Q block from lo to hi."""
     HALF: tl.constexpr = 64
@@ -289,22 +343,31 @@ def _consume(cid: tl.constexpr, q_tiles, do_tiles, ds_tiles, dq_tiles, k_tiles, 
     offs_n = n0 + cid * HALF + tl.arange(0, HALF)
     dk = tl.zeros([HALF, HEAD_DIM], dtype=tl.float32)
     dv = tl.zeros([HALF, HEAD_DIM], dtype=tl.float32)
-    k_mine = k_tiles[cid]
-    v_mine = v_tiles[cid]
     tlx.barrier_wait(kv_full, 0)
     count = 0
     dq = tl.zeros([BLOCK_M, HEAD_DIM // 2], dtype=tl.float32)  # DQ_DEFER: the last step's, still to add
-    for m in range(lo, hi, BLOCK_M):  # causal: every block masked (see "Tried" in docs/design/attention.md)
-        dk, dv, dq = _step(count, m, q_tiles, do_tiles, ds_tiles, dq_tiles, k_tiles, k_mine, v_mine, q_fulls, do_fulls,
-                           empties, dk, dv, dq, lse_ptr, delta_ptr, lse_tiles, delta_tiles, dq_ptr, row0, offs_n,
-                           qk_scale, sm_scale, cid, HEAD_DIM, BLOCK_M, STAGES, CAUSAL, DS_OVER_DO, dtype, LSE_SMEM,
-                           DQ_DEFER, DQ_TMA, DQ_HALVES)
-        count += 1
+    TRIP: tl.constexpr = 2 if DQ_TURNS else 1  # DQ_TURNS: two Q blocks a trip, whose dQ turn known when compiling
+    for m in range(lo, hi, TRIP * BLOCK_M):  # causal: every block masked (see "Tried" in docs/design/attention.md)
+        for t in tl.static_range(TRIP):
+            dk, dv, dq = _step(count + t, m + t * BLOCK_M, q_tiles, do_tiles, ds_tiles, dq_tiles, k_tiles, v_tiles,
+                               q_fulls, do_fulls, empties, dk, dv, dq, lse_ptr, delta_ptr, lse_tiles,
+                               delta_tiles, dq_ptr, row0, offs_n, qk_scale, sm_scale, cid, HEAD_DIM, BLOCK_M, STAGES,
+                               CAUSAL, DS_OVER_DO, dtype, LSE_SMEM, DQ_DEFER, DQ_TMA, DQ_HALVES, DQ_TURNS, t)
+        count += TRIP
     if DQ_DEFER:
         if count > 0:
             _red_add(_dq_ptrs(dq_ptr, row0 + hi - BLOCK_M, cid, HEAD_DIM, BLOCK_M), dq)
     _store_dkdv(dk, dv, desc_dk, desc_dv, k_tiles, v_tiles, dk_tiles, dv_tiles, row0, n0, sm_scale, cid, ALIAS, dtype,
-                DQ_TMA and not DQ_HALVES)
+                DQ_TMA and not (DQ_HALVES or DQ_TURNS))
+
+
+@triton.jit
+def _static_checks(DS_OVER_DO: tl.constexpr, DQ_DEFER: tl.constexpr, DQ_TMA: tl.constexpr,
+                   DQ_HALVES: tl.constexpr, DQ_TURNS: tl.constexpr, BLOCK_M: tl.constexpr):
+    tl.static_assert(not DQ_TMA or not (DS_OVER_DO or DQ_DEFER), "DQ_TMA goes without DS_OVER_DO and DQ_DEFER")
+    tl.static_assert(not (DQ_HALVES or DQ_TURNS) or DQ_TMA, "DQ_HALVES and DQ_TURNS are ways of DQ_TMA")
+    tl.static_assert(not (DQ_HALVES and DQ_TURNS), "DQ_HALVES and DQ_TURNS are two ways of dQ: one at a time")
+    tl.static_assert(not DQ_TURNS or BLOCK_M == 64, "DQ_TURNS takes 64-row Q blocks")
 
 
 @triton.jit
@@ -312,16 +375,15 @@ def attn_bwd_kernel(sm_scale, lse_ptr, delta_ptr, dq_ptr, desc_q, desc_k, desc_v
                     HEAD_DIM: tl.constexpr, BLOCK_M: tl.constexpr, STAGES: tl.constexpr, CAUSAL: tl.constexpr,
                     ALIAS: tl.constexpr, DS_OVER_DO: tl.constexpr = False, CONSUMER_REGISTERS: tl.constexpr = 240,
                     LSE_SMEM: tl.constexpr = False, DQ_DEFER: tl.constexpr = False, DQ_TMA: tl.constexpr = False,
-                    THREAD_ARRIVES: tl.constexpr = True, DQ_HALVES: tl.constexpr = False):
-    """Program (n, bh): dK and dV of K/V rows [128 n, 128 (n + 1)) of head
-    bh, and their share of dQ (atomics into the fp32 dq_ptr; DQ_TMA: TMA
-    reduce-adds through dq_ptr, a descriptor of it). LSE_SMEM: lse_ptr and
-    delta_ptr are TMA descriptors of (rows / 8, 8) views, each Q block's
-    8 x BLOCK_M / 8 box loaded into the ring with its Q or dO."""
+                    THREAD_ARRIVES: tl.constexpr = True, DQ_HALVES: tl.constexpr = False,
+                    DQ_TURNS: tl.constexpr = False):
+    """Program (n, bh): dK, dV of K/V rows [128 n, 128 (n + 1)) of head bh, their share of the fp32 dQ (DQ_TMA:
+    dq_ptr a descriptor). LSE_SMEM: lse_ptr and delta_ptr are TMA descriptors of (rows / 8, 8) views, each
+    Q block's 8 x BLOCK_M / 8 box loaded into the ring with its Q or dO."""
     HALF: tl.constexpr = 64
     dtype: tl.constexpr = tlx.dtype_of(desc_q)
     tl.static_assert(not DS_OVER_DO or ALIAS, "DS_OVER_DO lays dS over dO: it needs ALIAS")
-    tl.static_assert(not DQ_TMA or not (DS_OVER_DO or DQ_DEFER), "DQ_TMA goes without DS_OVER_DO and DQ_DEFER")
+    _static_checks(DS_OVER_DO, DQ_DEFER, DQ_TMA, DQ_HALVES, DQ_TURNS, BLOCK_M)
     if DS_OVER_DO:  # dO slot s holds dS^T of both consumers once dV and dP^T have read it
         do_spec = tlx.storage_alias_spec(storage=tlx.storage_kind.smem)
         do_tiles = tlx.local_alloc((BLOCK_M, HEAD_DIM), dtype, STAGES, reuse=do_spec)
@@ -330,10 +392,11 @@ def attn_bwd_kernel(sm_scale, lse_ptr, delta_ptr, dq_ptr, desc_q, desc_k, desc_v
                                                    group_type=tlx.reuse_group_type.shared))
     else:
         do_tiles = tlx.local_alloc((BLOCK_M, HEAD_DIM), dtype, STAGES)
-    tl.static_assert(not DQ_HALVES or DQ_TMA, "DQ_HALVES is a way of DQ_TMA")
     if DQ_HALVES:  # consumer c's fp32 tile of half of dQ's columns; dS^T double-buffered below
         dq_tiles = tlx.local_alloc((BLOCK_M, HEAD_DIM // 2), tl.float32, 2)
-    if DQ_TMA and not DQ_HALVES:  # consumer c's fp32 dQ tiles dq_tiles[c * D / 64 + j], its dS^T over the first
+    if DQ_TURNS:  # the Q block's fp32 dQ tile; dS^T double-buffered below
+        dq_tiles = tlx.local_alloc((BLOCK_M, HEAD_DIM), tl.float32, 1)[0]
+    if DQ_TMA and not (DQ_HALVES or DQ_TURNS):  # consumer c's fp32 dQ tiles [c * D / 64 + j], dS^T over the first
         dq_spec = tlx.storage_alias_spec(storage=tlx.storage_kind.smem)
         dq_tiles = tlx.local_alloc((BLOCK_M, 64), tl.float32, 2 * (HEAD_DIM // 64), reuse=dq_spec)
         ds_tiles = tlx.local_alloc((HALF, BLOCK_M), dtype, 2, reuse=dq_spec)
@@ -387,7 +450,7 @@ def attn_bwd_kernel(sm_scale, lse_ptr, delta_ptr, dq_ptr, desc_q, desc_k, desc_v
             _consume(cid, q_tiles, do_tiles, ds_tiles, dq_tiles, k_tiles, v_tiles, dk_tiles, dv_tiles, q_fulls,
                      do_fulls, empties, kv_full[0], lse_ptr, delta_ptr, lse_tiles, delta_tiles, dq_ptr, desc_dk,
                      desc_dv, row0, n0, lo, hi, sm_scale, HEAD_DIM, BLOCK_M, STAGES, CAUSAL, ALIAS, DS_OVER_DO, dtype,
-                     LSE_SMEM, DQ_DEFER, DQ_TMA, DQ_HALVES)
+                     LSE_SMEM, DQ_DEFER, DQ_TMA, DQ_HALVES, DQ_TURNS)
 
 
 def _check(q, k, v, o, do, lse):
@@ -410,26 +473,29 @@ def _check(q, k, v, o, do, lse):
 
 def attention_backward(q, k, v, o, do, lse, causal=False, sm_scale=None, alias=True, block_m=None, stages=None,
                        ds_over_do=None, consumer_registers=240, lse_smem=None, dq_defer=False, dq_tma=None,
-                       thread_arrives=True, dq_halves=None):
+                       thread_arrives=True, dq_halves=None, dq_turns=None):
     """(dQ, dK, dV) of softmax(Q K^T * sm_scale) V for (batch, heads, N,
     head_dim) fp16/bf16 tensors on a Hopper GPU, given the forward's output
     o, its log-sum-exp lse (natural log, float32) and the output's gradient
     do. block_m, stages, ds_over_do default to default_config(head_dim, alias)
-    (at head dim 64 with dQ halves: 128-row Q blocks, 2 stages). lse_smem: LSE
+    (with dQ halves at head dim 64: 128-row Q blocks, 2 stages). lse_smem: LSE
     and delta come through the Q/dO ring by TMA (else from global memory);
     dq_defer: each Q block's dQ atomics wait for the next block's S^T and
     dP^T; dq_tma: each consumer adds its dQ partial by a TMA reduce-add
     (1.07-1.18x the atomics on an H200); dq_halves (with dq_tma): each
-    consumer adds half of dQ's columns, from both consumers' dS^T (by
-    default where it fits, with lse_smem: 1.15-1.18x dq_tma alone at head
-    dim 128 on an H200)."""
+    consumer adds half of dQ's columns, from both consumers' dS^T (with
+    lse_smem 1.15-1.18x dq_tma alone at head dim 128 on an H200); dq_turns
+    (with dq_tma; by default where it fits, with lse_smem): the consumers
+    take turns computing a Q block's whole dQ (1.06-1.08x dq_halves at head
+    dim 128, 1.02-1.05x at 64). resolve_options checks them (a ValueError
+    for what does not go together or does not fit)."""
     import torch
     from triton.tools.tensor_descriptor import TensorDescriptor
 
     _check(q, k, v, o, do, lse)
     Z, H, N_CTX, HEAD_DIM = q.shape
-    block_m, stages, ds_over_do, lse_smem, dq_tma, dq_halves = resolve_options(
-        HEAD_DIM, alias, block_m, stages, ds_over_do, lse_smem, dq_defer, dq_tma, dq_halves)
+    block_m, stages, ds_over_do, lse_smem, dq_tma, dq_halves, dq_turns = resolve_options(
+        HEAD_DIM, alias, block_m, stages, ds_over_do, lse_smem, dq_defer, dq_tma, dq_halves, dq_turns)
     sm_scale = 1.0 / math.sqrt(HEAD_DIM) if sm_scale is None else sm_scale
     q, k, v, o, do = (t.contiguous() for t in (q, k, v, o, do))
     rows = Z * H * N_CTX
@@ -444,7 +510,7 @@ def attention_backward(q, k, v, o, do, lse, causal=False, sm_scale=None, alias=T
     lse, vec = lse.contiguous(), delta
     if lse_smem:  # (rows / 8, 8) views, a Q block's BLOCK_M values one (BLOCK_M / 8, 8) box
         lse, vec = (TensorDescriptor(t, [rows // 8, 8], [8, 1], [block_m // 8, 8]) for t in (lse, delta))
-    dq_cols = HEAD_DIM // 2 if dq_halves else 64
+    dq_cols = HEAD_DIM if dq_turns else HEAD_DIM // 2 if dq_halves else 64
     dq_arg = TensorDescriptor(dq, [rows, HEAD_DIM], [HEAD_DIM, 1], [block_m, dq_cols]) if dq_tma else dq
     attn_bwd_kernel[(N_CTX // BLOCK_N, Z * H)](sm_scale, lse, vec, dq_arg, desc(q, block_m), desc(k, 64), desc(v, 64),
                                               desc(do, block_m), desc(dk, 64), desc(dv, 64), N_CTX,
@@ -452,7 +518,7 @@ def attention_backward(q, k, v, o, do, lse, causal=False, sm_scale=None, alias=T
                                               ALIAS=alias, DS_OVER_DO=ds_over_do,
                                               CONSUMER_REGISTERS=consumer_registers, LSE_SMEM=lse_smem,
                                               DQ_DEFER=dq_defer, DQ_TMA=dq_tma, THREAD_ARRIVES=thread_arrives,
-                                              DQ_HALVES=dq_halves, num_warps=4, num_stages=1)
+                                              DQ_HALVES=dq_halves, DQ_TURNS=dq_turns, num_warps=4, num_stages=1)
     return dq.to(q.dtype), dk, dv
 
 
@@ -496,7 +562,7 @@ def attention(q, k, v, causal=False, sm_scale=None, alias=True):
 
 def compile_for_sm90(head_dim=128, causal=False, alias=True, block_m=None, stages=None, ds_over_do=None, dtype="fp16",
                      consumer_registers=240, lse_smem=False, dq_defer=False, dq_tma=False, thread_arrives=True,
-                     dq_halves=False):
+                     dq_halves=False, dq_turns=False):
     """The backward kernel compiled for sm_90 without a GPU."""
     from triton.backends.compiler import GPUTarget
     default_m, default_stages, default_ds = default_config(head_dim, alias)
@@ -504,11 +570,12 @@ def compile_for_sm90(head_dim=128, causal=False, alias=True, block_m=None, stage
     constexprs = dict(HEAD_DIM=head_dim, BLOCK_M=block_m, STAGES=stages or default_stages, CAUSAL=causal,
                       ALIAS=alias, DS_OVER_DO=default_ds if ds_over_do is None else ds_over_do,
                       CONSUMER_REGISTERS=consumer_registers, LSE_SMEM=lse_smem, DQ_DEFER=dq_defer, DQ_TMA=dq_tma,
-                      THREAD_ARRIVES=thread_arrives, DQ_HALVES=dq_halves)
+                      THREAD_ARRIVES=thread_arrives, DQ_HALVES=dq_halves, DQ_TURNS=dq_turns)
     q_block = f"tensordesc<{dtype}[{block_m}, {head_dim}]>"
     kv_block = f"tensordesc<{dtype}[64, {head_dim}]>"
     vec = f"tensordesc<fp32[{block_m // 8}, 8]>" if lse_smem else "*fp32"
-    dq = f"tensordesc<fp32[{block_m}, {head_dim // 2 if dq_halves else 64}]>" if dq_tma else "*fp32"
+    dq_cols = head_dim if dq_turns else head_dim // 2 if dq_halves else 64
+    dq = f"tensordesc<fp32[{block_m}, {dq_cols}]>" if dq_tma else "*fp32"
     signature = {"sm_scale": "fp32", "lse_ptr": vec, "delta_ptr": vec, "dq_ptr": dq, "desc_q": q_block,
                  "desc_k": kv_block, "desc_v": kv_block, "desc_do": q_block, "desc_dk": kv_block, "desc_dv": kv_block,
                  "N_CTX": "i32", **{name: "constexpr" for name in constexprs}}

@@ -22,29 +22,32 @@ def default_config(head_dim, alias=True):
 # dim 128); at 64 also each block's dQ atomics deferred behind the next
 # block's S^T and dP^T (at 128 the held dQ spills); dQ through shared memory
 # and a TMA reduce-add, each consumer its own whole-width partial, no named
-# barrier (the defaults before dQ halves: at 64 with LSE in the ring); a
-# leader's arrive (after a warp-group bar.sync) for each slot's release.
+# barrier (at 64 with LSE in the ring); dQ halves (the default before dQ
+# turns; at 64 over 128-row Q blocks); a leader's arrive (after a warp-group
+# bar.sync) for each slot's release.
 CANDIDATES = {
-    "lse_smem": (dict(lse_smem=True, dq_halves=False), (64, 128)),
+    "lse_smem": (dict(lse_smem=True, dq_halves=False, dq_turns=False), (64, 128)),
     "lse_smem_dq_defer": (dict(lse_smem=True, dq_defer=True), (64, )),
-    "dq_tma": (dict(dq_tma=True, dq_halves=False), (64, 128)),
+    "dq_tma": (dict(dq_tma=True, dq_halves=False, dq_turns=False), (64, 128)),
     "leader arrives": (dict(thread_arrives=False), (64, 128)),
-    "dq_tma_lse_smem": (dict(dq_tma=True, lse_smem=True, dq_halves=False), (64, )),  # both fit at 64 only
+    "dq_tma_lse_smem": (dict(dq_tma=True, lse_smem=True, dq_halves=False, dq_turns=False), (64, )),
+    "dq_halves": (dict(dq_halves=True), (64, 128)),
 }
 
 
 def smem_bytes(head_dim, block_m, stages, alias, ds_over_do=False, itemsize=2, lse_smem=False, dq_tma=False,
-               dq_halves=False):
+               dq_halves=False, dq_turns=False):
     """Bytes of the kernel's buffers: K and V (BLOCK_N rows), the Q and dO
     rings, the dS^T tiles (two buffers of BLOCK_N x BLOCK_M, or over the dO
     slots: a slot then holds the larger of a dO tile and a dS^T tile; dq_tma:
     each consumer's over its fp32 BLOCK_M x head_dim dQ tile; dq_halves: beside
-    a BLOCK_M x head_dim / 2 one), the dK/dV staging (over K and V when
-    aliased) and (lse_smem) the LSE and delta rings."""
+    a BLOCK_M x head_dim / 2 one; dq_turns: beside the BLOCK_M x head_dim
+    one), the dK/dV staging (over K and V when aliased) and (lse_smem) the
+    LSE and delta rings."""
     kv = BLOCK_N * head_dim * itemsize
     qo = block_m * head_dim * itemsize
     ds = BLOCK_N * block_m * itemsize
-    if dq_halves:  # dS^T double-buffered, and a consumer's half-width fp32 dQ tile: two below
+    if dq_halves or dq_turns:  # dS^T double-buffered, and BLOCK_M x head_dim fp32 of dQ tiles
         ds += block_m * head_dim // 2 * 4
     elif dq_tma:
         ds = max(block_m * head_dim * 4, ds // 2)  # a consumer's dQ tile, its dS^T over it: two below
@@ -54,33 +57,52 @@ def smem_bytes(head_dim, block_m, stages, alias, ds_over_do=False, itemsize=2, l
 
 
 def resolve_options(head_dim, alias=True, block_m=None, stages=None, ds_over_do=None, lse_smem=None, dq_defer=False,
-                    dq_tma=None, dq_halves=None):
+                    dq_tma=None, dq_halves=None, dq_turns=None):
     """attention_backward's (block_m, stages, ds_over_do, lse_smem, dq_tma,
-    dq_halves), its None's given their defaults; a ValueError names what
-    does not go together."""
+    dq_halves, dq_turns), its None's given their defaults; a ValueError names
+    what does not go together."""
     default_m, default_stages, default_ds = default_config(head_dim, alias)
     ds_over_do = default_ds if ds_over_do is None else ds_over_do
-    if (block_m is None and stages in (None, 2) and head_dim <= 64 and False not in (dq_halves, dq_tma, lse_smem)
-            and not (ds_over_do or dq_defer)):  # FA3's tile at head dim 64: 1.01-1.04x 64-row blocks on an H200
-        block_m, stages = 128, 2
+    plain = not (ds_over_do or dq_defer) and False not in (dq_tma, lse_smem)  # the ways of dq_tma with LSE in the ring
+    if dq_turns is None:  # where it fits (at head dim 128: aliased): 1.02-1.08x dQ halves on an H200
+        dq_turns = (plain and block_m in (None, 64) and not dq_halves
+                    and smem_bytes(head_dim, 64, stages or default_stages, alias, lse_smem=True, dq_tma=True,
+                                   dq_turns=True) + 1024 <= SMEM_LIMIT)
+    if block_m is None and stages in (None, 2) and head_dim <= 64 and plain and not dq_turns and dq_halves is not False:
+        block_m, stages = 128, 2  # dQ halves' tile at head dim 64: 1.01-1.04x 64-row blocks
     block_m, stages = block_m or default_m, stages or default_stages
     if dq_halves is None:  # where it fits (at head dim 128: aliased, dK over K and dV over V), with LSE in the ring
-        dq_halves = (dq_tma is not False and lse_smem is not False and not (ds_over_do or dq_defer)
+        dq_halves = (not dq_turns and plain
                      and smem_bytes(head_dim, block_m, stages, alias, lse_smem=True, dq_tma=True, dq_halves=True)
                      + 1024 <= SMEM_LIMIT)
     if lse_smem is None:  # at head dim 64 with dq_tma: 0.95-0.98x SDPA's backward against 0.85-0.90x
-        lse_smem = (head_dim <= 64 or dq_halves) and not dq_defer
+        lse_smem = (head_dim <= 64 or dq_halves or dq_turns) and not dq_defer
     if dq_tma is None:  # fits aliased, and unaliased at head dim 64
         fits = alias or head_dim <= 64
-        dq_tma = dq_halves or (fits and not (ds_over_do or dq_defer or (lse_smem and head_dim > 64)))
+        dq_tma = dq_halves or dq_turns or (fits and not (ds_over_do or dq_defer or (lse_smem and head_dim > 64)))
+    _check_options(head_dim, alias, block_m, stages, ds_over_do, lse_smem, dq_defer, dq_tma, dq_halves, dq_turns)
+    return block_m, stages, ds_over_do, lse_smem, dq_tma, dq_halves, dq_turns
+
+
+def _check_options(head_dim, alias, block_m, stages, ds_over_do, lse_smem, dq_defer, dq_tma, dq_halves, dq_turns):
+    def refuse(message):
+        raise ValueError("attention_backward: " + message)
+
     if block_m != 64 and (block_m != 128 or head_dim > 64):
-        raise ValueError(f"attention_backward: block_m must be 64, or 128 at head dim 64, got {block_m}")
+        refuse(f"block_m must be 64, or 128 at head dim 64, got {block_m}")
     if block_m == 128 and dq_tma and not dq_halves:  # (with lse_smem it faults: docs/design/attention.md)
-        raise ValueError("attention_backward: 128-row Q blocks take dQ as halves (dq_halves) or by atomics")
+        refuse("128-row Q blocks take dQ as halves (dq_halves) or by atomics")
     if ds_over_do and not alias:
-        raise ValueError("attention_backward: ds_over_do lays dS over the dO ring, which needs alias=True")
+        refuse("ds_over_do lays dS over the dO ring, which needs alias=True")
     if dq_tma and (ds_over_do or dq_defer):
-        raise ValueError("attention_backward: dq_tma goes without ds_over_do and dq_defer")
-    if dq_halves and not dq_tma:
-        raise ValueError("attention_backward: dq_halves is a way of dq_tma: pass dq_tma=True")
-    return block_m, stages, ds_over_do, lse_smem, dq_tma, dq_halves
+        refuse("dq_tma goes without ds_over_do and dq_defer")
+    if dq_halves and dq_turns:
+        refuse("dq_halves and dq_turns are two ways of dQ: pass one")
+    for name, value in (("dq_halves", dq_halves), ("dq_turns", dq_turns)):
+        if value and not dq_tma:
+            refuse(f"{name} is a way of dq_tma: pass dq_tma=True")
+    need = smem_bytes(head_dim, block_m, stages, alias, ds_over_do, lse_smem=lse_smem, dq_tma=dq_tma,
+                      dq_halves=dq_halves, dq_turns=dq_turns)
+    if need + 1024 > SMEM_LIMIT:  # the barriers beside the buffers
+        refuse(f"this config needs {need} bytes of shared memory, over sm_90's {SMEM_LIMIT}"
+               + ("" if alias else " (alias=True lays dK over K and dV over V)"))

@@ -84,7 +84,8 @@ def test_backward_one_block(head_dim, causal):
 @pytest.mark.parametrize("causal", [False, True])
 def test_backward_many_tiles(causal):
     check(True, 128, causal, torch.bfloat16, n=2048, z=1, h=2)  # 32 Q blocks through a 3-deep ring
-    check(True, 64, causal, torch.bfloat16, n=2048, z=1, h=2)  # 16 Q blocks of 128 rows through a 2-deep ring
+    check(True, 64, causal, torch.bfloat16, n=2048, z=1, h=2)  # dQ turns: 16 trips of two Q blocks, a 4-deep ring
+    check(True, 64, causal, torch.bfloat16, n=2048, z=1, h=2, dq_turns=False)  # 16 Q blocks of 128 rows
 
 
 @pytest.mark.parametrize("causal", [False, True])
