@@ -269,10 +269,8 @@ def _dq_halves(ds, ds_tiles, dq_tiles, k_tiles, dk, dv, empty, desc_dq, row, sm_
 
 @triton.jit
 def _opaque_zero(step):
-    """0, computed at each step: buffers indexed by it get their wgmma
-    descriptors made in the loop, where constant indices have them hoisted
-    before it, 64 bits each, and at head dim 128 spilled (dQ turns: 352
-    bytes, about 15 loads a step, against 24 and none)."""
+    """0, computed at each step: buffers indexed by it get their wgmma descriptors made in the loop; constant
+    indices have them hoisted before it, 64 bits each, and spilled at head dim 128 (dQ turns: 352 bytes)."""
     return tl.inline_asm_elementwise("mov.u32 $0, 0;", "=r,r", [step], dtype=tl.int32, is_pure=True, pack=1)
 
 
@@ -364,6 +362,7 @@ def _consume(cid: tl.constexpr, q_tiles, do_tiles, ds_tiles, dq_tiles, k_tiles, 
 @triton.jit
 def _static_checks(DS_OVER_DO: tl.constexpr, DQ_DEFER: tl.constexpr, DQ_TMA: tl.constexpr,
                    DQ_HALVES: tl.constexpr, DQ_TURNS: tl.constexpr, BLOCK_M: tl.constexpr):
+    """The kernel's flags that do not go together (resolve_options refuses them on the host)."""
     tl.static_assert(not DQ_TMA or not (DS_OVER_DO or DQ_DEFER), "DQ_TMA goes without DS_OVER_DO and DQ_DEFER")
     tl.static_assert(not (DQ_HALVES or DQ_TURNS) or DQ_TMA, "DQ_HALVES and DQ_TURNS are ways of DQ_TMA")
     tl.static_assert(not (DQ_HALVES and DQ_TURNS), "DQ_HALVES and DQ_TURNS are two ways of dQ: one at a time")
