@@ -64,12 +64,22 @@ def installed_triton_version():
         return None
 
 
-def running_triton_at_least(*version):
-    """Whether the installed triton is at least `version` (e.g. 3, 9)."""
-    found = installed_triton_version()
-    if found is None:
-        return False
+def _at_least(found, version):
+    """Whether version string `found` ('3.8.0', '3.9.0+git...') is at least the tuple `version`."""
     return tuple(int(p) for p in found.split("+")[0].split(".")[:len(version)]) >= version
+
+
+def running_triton_at_least(*version):
+    """Whether the installed triton is at least `version` (e.g. 3, 9), read
+    from its metadata without importing it."""
+    found = installed_triton_version()
+    return found is not None and _at_least(found, version)
+
+
+def imported_triton_at_least(*version):
+    """Whether the imported triton (the one compiling now) is at least `version`."""
+    import triton
+    return _at_least(triton.__version__, version)
 
 
 # The variable through which tlx_alias tells its plugin which proven triton

@@ -22,8 +22,8 @@ def exact_views_by_default():
 
 def packed_views_verify():
     """Whether the running triton accepts packed views (3.7 does, 3.8 not)."""
-    import triton
-    return tuple(int(p) for p in triton.__version__.split(".")[:2]) < (3, 8)
+    from tlx_alias._triton_version import imported_triton_at_least
+    return not imported_triton_at_least(3, 8)
 
 
 def registry_includes():

@@ -14,6 +14,7 @@ from triton.backends.compiler import GPUTarget
 from conftest import ROOT, exact_views_by_default, expect_compilation_error, jit_from_body
 
 import tlx_alias as tlx
+from tlx_alias._triton_version import imported_triton_at_least
 
 sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 sys.path.insert(0, os.path.join(ROOT, "examples"))  # the example tests import them
@@ -39,7 +40,7 @@ def ptx_count(kernel, instruction):
 # async_descriptor_store_wait: triton 3.7 lowers ttng.async_tma_store_wait to
 # a wait for the stores to have read shared memory, 3.8 to a wait for them to
 # complete (stronger; the source may be reused after either).
-TRITON_38 = tuple(int(p) for p in triton.__version__.split(".")[:2]) >= (3, 8)
+TRITON_38 = imported_triton_at_least(3, 8)
 STORE_WAIT = "cp.async.bulk.wait_group" if TRITON_38 else "cp.async.bulk.wait_group.read"
 # The persistent GEMM's A, B and C rings: (offset, stride, buffer bytes) packed
 # (3.7) and under exact views (3.8's rules: the interleaved layout takes 256

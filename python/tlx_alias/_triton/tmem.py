@@ -4,6 +4,8 @@ layout of a tmem load/store (the function behind Gluon's
 attributes of `ttng.tmem_subslice` (changed in 3.8 and 3.9)."""
 import re
 
+from .._triton_version import imported_triton_at_least
+
 
 def tmem_reg_layout(view, params, split, num_warps):
     """Gluon's register layout of a tmem load/store (32x32b), through the two
@@ -24,18 +26,11 @@ def tmem_reg_layout(view, params, split, num_warps):
     return compute_tmem_reg_layout(view.dtype, shape, layout, num_warps, "32x32b", [])
 
 
-def triton_at_least(major, minor):
-    """Whether the running triton (imported: this module runs in a compile)
-    is at least major.minor."""
-    import triton
-    return tuple(int(p) for p in triton.__version__.split(".")[:2]) >= (major, minor)
-
-
 def slice_layout(layout_text, columns):
     """The encoding of a `columns`-wide slice of a tensor-memory buffer:
     triton 3.7 (as its Gluon) shrinks blockN to the slice; 3.8's verifier of
     `ttng.tmem_subslice` requires the source's encoding."""
-    if triton_at_least(3, 8):
+    if imported_triton_at_least(3, 8):
         return layout_text
     match = re.search(r"blockN = (\d+)", layout_text)
     if match and int(match.group(1)) > columns:
@@ -47,6 +42,6 @@ def subslice_attributes(first_column):
     """`ttng.tmem_subslice`'s attributes for a slice from `first_column`:
     triton 3.7/3.8 call the column `N`; 3.9 calls it `offset` and adds the
     sliced dimension `dim` (1: columns)."""
-    if triton_at_least(3, 9):
+    if imported_triton_at_least(3, 9):
         return {"offset": f"{first_column} : i32", "dim": "1 : i32"}
     return {"N": f"{first_column} : i32"}
