@@ -165,7 +165,7 @@ def _step(count, m, q_tiles, do_tiles, ds_tiles, dq_tiles, k_tiles, v_tiles, q_f
     dk = tlx.async_dot(ds, q_tiles[slot], dk)
     if DQ_TURNS:
         dk, dv = _dq_turns(ds, ds_tiles, dq_tiles, k_tiles, dk, dv, empties[slot], dq_ptr, row0 + m, sm_scale,
-                           count, PARITY, cid)
+                           count, zero, PARITY, cid)
         dq = dq_prev
     elif DQ_HALVES:
         dk, dv = _dq_halves(ds, ds_tiles, dq_tiles, k_tiles, dk, dv, empties[slot], dq_ptr, row0 + m, sm_scale, count,
@@ -275,14 +275,15 @@ def _opaque_zero(step):
 
 
 @triton.jit
-def _dq_turns(ds, ds_tiles, dq_tile, k_tiles, dk, dv, empty, desc_dq, row, sm_scale, count, b: tl.constexpr,
+def _dq_turns(ds, ds_tiles, dq_tile, k_tiles, dk, dv, empty, desc_dq, row, sm_scale, count, zero, b: tl.constexpr,
               cid: tl.constexpr):
     """DQ_TURNS: the consumers take turns (by the Q block's parity) computing
     its whole dQ = dS_0 K_0 + dS_1 K_1 from both halves of dS^T, one wgmma
     chain as wide as the head, staged in the fp32 dQ tile and added by one
     TMA reduce-add. The other consumer only arrives: its dS^T half is
     written, and its own last reduce-add has read the dQ tile (named
-    barriers 9 and 10 by parity, so that it cannot run a turn ahead)."""
+    barriers 9 and 10 by parity, so that it cannot run a turn ahead). zero:
+    the step's _opaque_zero."""
     buf = count % 2  # == b, computed: see _opaque_zero
     tlx.local_store(ds_tiles[buf * 2 + cid], ds)
     tlx.fence_async_shared()
@@ -291,7 +292,6 @@ def _dq_turns(ds, ds_tiles, dq_tile, k_tiles, dk, dv, empty, desc_dq, row, sm_sc
         dk = tlx.async_dot_wait(0, dk)  # frees P^T's and dS^T's registers for dQ's accumulator
         dv = tlx.async_dot_wait(0, dv)
         tlx.barrier_arrive(empty)  # Q, dO, LSE, delta are read
-        zero = _opaque_zero(count)
         dq = tlx.async_dot(tlx.local_trans(ds_tiles[buf * 2]), k_tiles[zero])
         dq = tlx.async_dot(tlx.local_trans(ds_tiles[buf * 2 + 1]), k_tiles[zero + 1], dq)
         dq = tlx.async_dot_wait(0, dq)
