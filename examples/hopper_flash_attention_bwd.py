@@ -38,7 +38,7 @@ import tlx_alias as tlx
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import hopper_flash_attention as fwd  # noqa: E402
 from hopper_flash_attention_bwd_config import (  # noqa: E402,F401  (the config's names, for callers)
-    BLOCK_N, CANDIDATES, SMEM_LIMIT, default_config, resolve_options, smem_bytes)
+    BLOCK_N, CANDIDATES, SMEM_LIMIT, default_config, dq_tile_columns, resolve_options, smem_bytes)
 
 LOG2E = 1.4426950408889634
 
@@ -509,7 +509,7 @@ def attention_backward(q, k, v, o, do, lse, causal=False, sm_scale=None, alias=T
     lse, vec = lse.contiguous(), delta
     if lse_smem:  # (rows / 8, 8) views, a Q block's BLOCK_M values one (BLOCK_M / 8, 8) box
         lse, vec = (TensorDescriptor(t, [rows // 8, 8], [8, 1], [block_m // 8, 8]) for t in (lse, delta))
-    dq_cols = HEAD_DIM if dq_turns else HEAD_DIM // 2 if dq_halves else 64
+    dq_cols = dq_tile_columns(HEAD_DIM, dq_halves, dq_turns)
     dq_arg = TensorDescriptor(dq, [rows, HEAD_DIM], [HEAD_DIM, 1], [block_m, dq_cols]) if dq_tma else dq
     attn_bwd_kernel[(N_CTX // BLOCK_N, Z * H)](sm_scale, lse, vec, dq_arg, desc(q, block_m), desc(k, 64), desc(v, 64),
                                               desc(do, block_m), desc(dk, 64), desc(dv, 64), N_CTX,
@@ -573,8 +573,7 @@ def compile_for_sm90(head_dim=128, causal=False, alias=True, block_m=None, stage
     q_block = f"tensordesc<{dtype}[{block_m}, {head_dim}]>"
     kv_block = f"tensordesc<{dtype}[64, {head_dim}]>"
     vec = f"tensordesc<fp32[{block_m // 8}, 8]>" if lse_smem else "*fp32"
-    dq_cols = head_dim if dq_turns else head_dim // 2 if dq_halves else 64
-    dq = f"tensordesc<fp32[{block_m}, {dq_cols}]>" if dq_tma else "*fp32"
+    dq = f"tensordesc<fp32[{block_m}, {dq_tile_columns(head_dim, dq_halves, dq_turns)}]>" if dq_tma else "*fp32"
     signature = {"sm_scale": "fp32", "lse_ptr": vec, "delta_ptr": vec, "dq_ptr": dq, "desc_q": q_block,
                  "desc_k": kv_block, "desc_v": kv_block, "desc_do": q_block, "desc_dk": kv_block, "desc_dv": kv_block,
                  "N_CTX": "i32", **{name: "constexpr" for name in constexprs}}

@@ -5,6 +5,7 @@ config, and attention_backward's options resolved and checked."""
 
 BLOCK_N = 128  # K/V rows of a program: 64 per consumer warp group
 SMEM_LIMIT = 232448  # sm_90's opt-in shared memory per block (227 KiB)
+BARRIER_BYTES = 1024  # what the mbarriers beside the buffers may take
 
 
 def default_config(head_dim, alias=True):
@@ -56,6 +57,16 @@ def smem_bytes(head_dim, block_m, stages, alias, ds_over_do=False, itemsize=2, l
     return 2 * kv + rings + (0 if alias else 2 * kv) + vectors
 
 
+def dq_tile_columns(head_dim, dq_halves, dq_turns):
+    """The columns of one fp32 dQ tile (the TMA reduce-add's box): the whole
+    head with dQ turns, half of it with dQ halves, else 64."""
+    return head_dim if dq_turns else head_dim // 2 if dq_halves else 64
+
+
+def _fits(head_dim, block_m, stages, alias, **options):
+    return smem_bytes(head_dim, block_m, stages, alias, **options) + BARRIER_BYTES <= SMEM_LIMIT
+
+
 def resolve_options(head_dim, alias=True, block_m=None, stages=None, ds_over_do=None, lse_smem=None, dq_defer=False,
                     dq_tma=None, dq_halves=None, dq_turns=None):
     """attention_backward's (block_m, stages, ds_over_do, lse_smem, dq_tma,
@@ -66,15 +77,13 @@ def resolve_options(head_dim, alias=True, block_m=None, stages=None, ds_over_do=
     plain = not (ds_over_do or dq_defer) and False not in (dq_tma, lse_smem)  # the ways of dq_tma with LSE in the ring
     if dq_turns is None:  # where it fits (at head dim 128: aliased): 1.02-1.08x dQ halves on an H200
         dq_turns = (plain and block_m in (None, 64) and not dq_halves
-                    and smem_bytes(head_dim, 64, stages or default_stages, alias, lse_smem=True, dq_tma=True,
-                                   dq_turns=True) + 1024 <= SMEM_LIMIT)
+                    and _fits(head_dim, 64, stages or default_stages, alias, lse_smem=True, dq_tma=True, dq_turns=True))
     if block_m is None and stages in (None, 2) and head_dim <= 64 and plain and not dq_turns and dq_halves is not False:
         block_m, stages = 128, 2  # dQ halves' tile at head dim 64: 1.01-1.04x 64-row blocks
     block_m, stages = block_m or default_m, stages or default_stages
     if dq_halves is None:  # where it fits (at head dim 128: aliased, dK over K and dV over V), with LSE in the ring
         dq_halves = (not dq_turns and plain
-                     and smem_bytes(head_dim, block_m, stages, alias, lse_smem=True, dq_tma=True, dq_halves=True)
-                     + 1024 <= SMEM_LIMIT)
+                     and _fits(head_dim, block_m, stages, alias, lse_smem=True, dq_tma=True, dq_halves=True))
     if lse_smem is None:  # at head dim 64 with dq_tma: 0.95-0.98x SDPA's backward against 0.85-0.90x
         lse_smem = (head_dim <= 64 or dq_halves or dq_turns) and not dq_defer
     if dq_tma is None:  # fits aliased, and unaliased at head dim 64
@@ -101,8 +110,8 @@ def _check_options(head_dim, alias, block_m, stages, ds_over_do, lse_smem, dq_de
     for name, value in (("dq_halves", dq_halves), ("dq_turns", dq_turns)):
         if value and not dq_tma:
             refuse(f"{name} is a way of dq_tma: pass dq_tma=True")
-    need = smem_bytes(head_dim, block_m, stages, alias, ds_over_do, lse_smem=lse_smem, dq_tma=dq_tma,
-                      dq_halves=dq_halves, dq_turns=dq_turns)
-    if need + 1024 > SMEM_LIMIT:  # the barriers beside the buffers
+    options = dict(ds_over_do=ds_over_do, lse_smem=lse_smem, dq_tma=dq_tma, dq_halves=dq_halves, dq_turns=dq_turns)
+    if not _fits(head_dim, block_m, stages, alias, **options):
+        need = smem_bytes(head_dim, block_m, stages, alias, **options)
         refuse(f"this config needs {need} bytes of shared memory, over sm_90's {SMEM_LIMIT}"
                + ("" if alias else " (alias=True lays dK over K and dV over V)"))
