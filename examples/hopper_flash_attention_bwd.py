@@ -38,7 +38,7 @@ import tlx_alias as tlx
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import hopper_flash_attention as fwd  # noqa: E402
 from hopper_flash_attention_bwd_config import (  # noqa: E402,F401  (the config's names, for callers)
-    BLOCK_N, CANDIDATES, SMEM_LIMIT, default_config, dq_tile_columns, resolve_options, smem_bytes)
+    BARRIER_BYTES, BLOCK_N, CANDIDATES, SMEM_LIMIT, default_config, dq_tile_columns, resolve_options, smem_bytes)
 
 LOG2E = 1.4426950408889634
 
