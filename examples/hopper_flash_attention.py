@@ -17,8 +17,9 @@ import triton.language as tl
 
 import tlx_alias as tlx
 from hopper_flash_attention_config import (  # noqa: F401  (smem_bytes: for callers)
-    check_inputs, default_config, default_groups, default_issue, default_schedule, smem_bytes)
+    check_inputs, check_rescale_skip, default_config, default_groups, default_issue, default_schedule, smem_bytes)
 
+from hopper_flash_attention_softmax import block_softmax, to_16bit, rescale_moved
 from hopper_flash_attention_tiles import _tile_coords, _tiles_of, check_tile_order, grid_size, tile_table_tensor
 
 LOG2E = 1.4426950408889634
@@ -49,58 +50,6 @@ def _ring(count, STAGES: tl.constexpr):
 
 
 @triton.jit
-def _online_softmax(qk, m_i, l_i, qk_scale, offs_m, kv_start, BLOCK_N: tl.constexpr, MASK: tl.constexpr):
-    """One block of online softmax in the log2 domain: the probabilities,
-    the new row max and sum, and the factor that rescales the accumulator.
-    MASK: "" (none) or the causal mask in its "cols" or "lane" form."""
-    cols = tl.arange(0, BLOCK_N)
-    if MASK == "cols":
-        qk = tl.where(offs_m[:, None] >= (kv_start + cols)[None, :], qk, -float("inf"))
-    elif MASK == "lane":
-        # column j <= row - kv_start, as j - (j & 6) <= row - kv_start - (j & 6): in the wgmma layout
-        # j & 6 is the thread's (lane % 4) * 2, so one side is a constant per element, the other one
-        # value per row (the form above holds each thread's 32 column numbers in registers)
-        lane_cols = cols & 6
-        qk = tl.where((cols - lane_cols)[None, :] <= (offs_m - kv_start)[:, None] - lane_cols[None, :], qk,
-                      -float("inf"))
-    m_ij = tl.maximum(m_i, tl.max(qk, 1) * qk_scale)
-    p = tl.math.exp2(qk * qk_scale - m_ij[:, None])
-    alpha = tl.math.exp2(m_i - m_ij)
-    l_i = l_i * alpha + tl.sum(p, 1)
-    return p, m_ij, l_i, alpha
-
-
-@triton.jit
-def _block_softmax(qk, m_i, l_i, qk_scale, offs_m, kv_start, masked, BLOCK_N: tl.constexpr, P16: tl.constexpr,
-                   HEAD_DIM: tl.constexpr):
-    """_online_softmax of a K/V block, with the causal mask where `masked`
-    (known at compile time or not): its "lane" form where P is in 16 bits or
-    at head dim 64, else "cols" (with P in 32 bits at head dims 128 and 256
-    ptxas spilled in the K/V loop with "lane")."""
-    if masked:
-        p, m_i, l_i, alpha = _online_softmax(qk, m_i, l_i, qk_scale, offs_m, kv_start, BLOCK_N,
-                                             "lane" if P16 != "" or HEAD_DIM == 64 else "cols")
-    else:
-        p, m_i, l_i, alpha = _online_softmax(qk, m_i, l_i, qk_scale, offs_m, kv_start, BLOCK_N, "")
-    return p, m_i, l_i, alpha
-
-
-@triton.jit
-def _to_16bit(p, dtype: tl.constexpr, HOW: tl.constexpr):
-    """p.to(dtype); HOW "asm": two elements per cvt in inline asm, which LLVM
-    cannot move: in the 192-row causal tile it turned phi(trunc, trunc) of
-    the loops into a trunc of an fp32 phi, and each block swapped P's halves."""
-    if HOW == "cast":
-        return p.to(dtype)
-    elif dtype == tl.bfloat16:
-        return tl.inline_asm_elementwise("cvt.rn.bf16x2.f32 $0, $2, $1;", "=r,r,r", [p], dtype=tl.bfloat16,
-                                         is_pure=True, pack=2)
-    else:
-        return tl.inline_asm_elementwise("cvt.rn.f16x2.f32 $0, $2, $1;", "=r,r,r", [p], dtype=tl.float16,
-                                         is_pure=True, pack=2)
-
-
-@triton.jit
 def _qk(q, q_regs, k_tile, Q_REG_COLS: tl.constexpr):
     """Issues S = Q K^T. Q's first Q_REG_COLS columns come from registers
     (q_regs), so that wgmma reads only K's bytes for them; the rest from
@@ -122,7 +71,7 @@ def _qk(q, q_regs, k_tile, Q_REG_COLS: tl.constexpr):
 def _kv_step(kv_count, v_shift, kv_start, q, k_tiles, v_tiles, k_fulls, k_empties, v_fulls, v_empties, acc, p, m_i,
              l_i, qk_scale, offs_m, diagonal, cid: tl.constexpr, K_STAGES: tl.constexpr, V_STAGES: tl.constexpr,
              BLOCK_N: tl.constexpr, MASK: tl.constexpr, TURNS: tl.constexpr, q_regs=None,
-             Q_REG_COLS: tl.constexpr = 0, P16: tl.constexpr = "", RESCALE_SKIP: tl.constexpr = False,
+             Q_REG_COLS: tl.constexpr = 0, P16: tl.constexpr = "", RESCALE_SKIP: tl.constexpr = -1.0,
              PV_IN_TURN: tl.constexpr = False):
     """K/V block kv_count of a consumer: QK^T of this block runs while PV of
     the one before (its V at ring position kv_count - 1 + v_shift) is issued,
@@ -142,16 +91,16 @@ def _kv_step(kv_count, v_shift, kv_start, q, k_tiles, v_tiles, k_fulls, k_emptie
     qk = tlx.async_dot_wait(1, qk)
     tlx.barrier_arrive(k_empties[slot])
     masked = MASK == "all" or (MASK == "diagonal" and kv_start + BLOCK_N > diagonal)
-    p32, m_i, l_i, alpha = _block_softmax(qk, m_i, l_i, qk_scale, offs_m, kv_start, masked, BLOCK_N, P16, q.shape[1])
+    p32, m_i, l_i, alpha = block_softmax(qk, m_i, l_i, qk_scale, offs_m, kv_start, masked, BLOCK_N, P16, q.shape[1],
+                                          RESCALE_SKIP if RESCALE_SKIP > 0 else 0.0)
     if P16 != "":  # P waits for its PV in 16 bits: half the registers (three consumers have 160)
-        p = _to_16bit(p32, q.dtype, P16)
+        p = to_16bit(p32, q.dtype, P16)
     else:
         p = p32
     acc = tlx.async_dot_wait(0, acc)
     tlx.barrier_arrive(v_empties[v_slot])
-    if RESCALE_SKIP:  # no row's max grew (every alpha is 1): acc * 1 is acc, skip the multiplies
-        if tl.min(alpha, 0) < 1.0:
-            acc = acc * alpha[:, None]
+    if RESCALE_SKIP >= 0:  # a warp whose rows' maxima stayed put (every alpha 1) skips the multiplies
+        acc = rescale_moved(acc, alpha)
     else:
         acc = acc * alpha[:, None]
     return acc, p, m_i, l_i
@@ -240,9 +189,9 @@ def _first_block(kv_count, tile_count, v_shift, lo, hi, q, q_regs, k_tiles, k_fu
             tlx.barrier_arrive(q_empties[cid * Q_BUFFERS + (tile_count - 1) % Q_BUFFERS])
     first = _block_start(lo, lo, hi, BLOCK_M, DIAG_FIRST)
     masked = DIAG_FIRST or (CAUSAL and first + BLOCK_N > diagonal)
-    p, m_i, l_i, alpha = _block_softmax(qk, m_i, l_i, qk_scale, offs_m, first, masked, BLOCK_N, P16, q.shape[1])
+    p, m_i, l_i, alpha = block_softmax(qk, m_i, l_i, qk_scale, offs_m, first, masked, BLOCK_N, P16, q.shape[1])
     if P16 != "":
-        p = _to_16bit(p, q.dtype, P16)
+        p = to_16bit(p, q.dtype, P16)
     return p, m_i, l_i
 
 
@@ -350,7 +299,7 @@ def _attend(cid: tl.constexpr, sm_scale, my_tiles, pid, nprogs, num_pid_m, tile_
     # tile's end); over Q that needs a second Q buffer
     LATE_HANDBACK: tl.constexpr = LATE_Q_HANDBACK and (O_OVER_V or (O_OVER_Q and Q_BUFFERS > 1))
     TURNS: tl.constexpr = NUM_MMA_GROUPS if PINGPONG else 0
-    # P in 16 bits ("cast", "asm": see _to_16bit) or not (""); three consumers need it: 160 registers
+    # P in 16 bits ("cast", "asm": see to_16bit) or not (""); three consumers need it: 160 registers
     P16: tl.constexpr = ("asm" if CAUSAL and BLOCK_M % BLOCK_N else "cast") if P_16BIT or NUM_MMA_GROUPS == 3 else ""
     if cid == NUM_MMA_GROUPS - 1:
         _issued(cid - 1, TURNS)  # meets its own first wait: the last consumer goes first
@@ -411,7 +360,7 @@ def attn_fwd_kernel(sm_scale, lse_ptr, Z, H, desc_q, desc_k, desc_v, desc_o, N_C
                     PINGPONG: tl.constexpr = True, LATE_Q_HANDBACK: tl.constexpr = True,
                     DIAGONAL_FIRST: tl.constexpr = True, O_STAGING: tl.constexpr = "q",
                     Q_REG_COLS: tl.constexpr = 0, NUM_MMA_GROUPS: tl.constexpr = 2, P_16BIT: tl.constexpr = False,
-                    RESCALE_SKIP: tl.constexpr = False,
+                    RESCALE_SKIP: tl.constexpr = -1.0,
                     PV_IN_TURN: tl.constexpr = False, THREAD_ARRIVES: tl.constexpr = "kqv"):
     BM_HALF: tl.constexpr = BLOCK_M // NUM_MMA_GROUPS
     dtype: tl.constexpr = tlx.dtype_of(desc_q)
@@ -489,7 +438,7 @@ def attn_fwd_kernel(sm_scale, lse_ptr, Z, H, desc_q, desc_k, desc_v, desc_o, N_C
 def attention(q, k, v, causal=False, sm_scale=None, alias=True, block_n=None, stages=None, q_buffers=None,
               num_sms=None, return_lse=False, consumer_registers=None, v_stages=None, pingpong=True,
               late_q_handback=True, diagonal_first=None, o_staging=None, q_reg_cols=None, groups=None,
-              p_16bit=None, rescale_skip=False, pv_in_turn=None, tile_order=None, thread_arrives=None):
+              p_16bit=None, rescale_skip=None, pv_in_turn=None, tile_order=None, thread_arrives=None):
     """softmax(Q K^T * sm_scale) V for (batch, heads, N, head_dim) fp16/bf16 tensors on a Hopper GPU
     (N a multiple of 128; head_dim 64, 128 or 256). Options left at None take
     default_config, default_groups, default_issue and default_schedule's choices; what each
@@ -512,6 +461,7 @@ def attention(q, k, v, causal=False, sm_scale=None, alias=True, block_n=None, st
     issue = default_issue(HEAD_DIM, causal, N_CTX)
     p_16bit, pv_in_turn = (issue[0] if p_16bit is None else p_16bit), (issue[1] if pv_in_turn is None else pv_in_turn)
     thread_arrives = issue[2] if thread_arrives is None else thread_arrives
+    rescale_skip = check_rescale_skip(issue[3] if rescale_skip is None else rescale_skip)
     if thread_arrives not in ("kqv", "kq", ""):
         raise ValueError(f"attention: thread_arrives must be 'kqv', 'kq' or '', got {thread_arrives!r}")
     if o_staging not in ("q", "v"):
@@ -564,7 +514,8 @@ def compile_for_sm90(head_dim=128, causal=False, alias=True, block_n=None, stage
                       TILE_ORDER=tile_order or ("table" if causal else "rows"), ALIAS=alias,
                       Q_BUFFERS=q_buffers or default_q, CONSUMER_REGISTERS=consumer_registers, PINGPONG=pingpong,
                       LATE_Q_HANDBACK=late_q_handback, DIAGONAL_FIRST=diagonal_first, O_STAGING=o_staging,
-                      Q_REG_COLS=q_reg_cols, NUM_MMA_GROUPS=groups, P_16BIT=p_16bit, RESCALE_SKIP=rescale_skip,
+                      Q_REG_COLS=q_reg_cols, NUM_MMA_GROUPS=groups, P_16BIT=p_16bit,
+                      RESCALE_SKIP=check_rescale_skip(rescale_skip),
                       PV_IN_TURN=pv_in_turn, THREAD_ARRIVES=thread_arrives)
     q_block = f"tensordesc<{dtype}[64, {head_dim}]>"
     kv_block = f"tensordesc<{dtype}[{constexprs['BLOCK_N']}, {head_dim}]>"

@@ -18,22 +18,39 @@ def default_groups(head_dim, causal, n_ctx):
 
 
 def default_issue(head_dim, causal, n_ctx):
-    """(p_16bit, pv_in_turn, thread_arrives): whether P goes to 16 bits right
-    after its softmax, whether a consumer's turn covers its PV as well as its
-    QK^T (FlashAttention-3's order), and which rings' slots the consumers hand
-    back by every thread's own arrive (no warp-group bar.sync before it):
-    "kqv", or "kq" (V by a leader's). Measured on an H200, bf16, interleaved
+    """(p_16bit, pv_in_turn, thread_arrives, rescale_skip): whether P goes to
+    16 bits right after its softmax, whether a consumer's turn covers its PV
+    as well as its QK^T (FlashAttention-3's order), which rings' slots the
+    consumers hand back by every thread's own arrive (no warp-group bar.sync
+    before it): "kqv", or "kq" (V by a leader's), and the lazy rescale's
+    threshold (a row's max moves only when a block's exceeds it by more than
+    8 powers of two) or False. Measured on an H200, bf16, interleaved
     (docs/design/attention.md): P in 16 bits and PV in turn at head dim 64,
     +0.1-2% at every N; P in 16 bits for causal head dim 128 up to N = 4096
-    (+10% at 1024, +0.5-4% at 4096, -2% at 16384); elsewhere neither (P in 16
-    bits -2 to -4% at head dim 128 non-causal, PV in turn level or slower at
-    128 and 256). Thread arrives everywhere (geomean +0.6% over leader
-    arrives, up to +3% causal), but V by a leader at head dim 256 non-causal
-    (+2 to +5% at N = 16384)."""
+    (+10% at 1024, +0.5-4% at 4096, -2% at 16384 without the lazy rescale,
+    +2-3% with it); elsewhere neither (P in 16 bits -2 to -4% at head dim 128
+    non-causal, PV in turn level or slower at 128 and 256). Thread arrives
+    everywhere (geomean +0.6% over leader arrives, up to +3% causal), but V
+    by a leader at head dim 256 non-causal (+2 to +5% at N = 16384). The lazy
+    rescale at head dim 256 from N = 4096 (+1.5-6%) and at 128 from 8192
+    (+2-5%); at 128, N = 4096 it was -1 to +1% non-causal, -5% causal."""
     arrives = "kq" if head_dim == 256 and not causal else "kqv"
     if head_dim == 64:
-        return True, True, arrives
-    return head_dim == 128 and causal and n_ctx <= 4096, False, arrives
+        return True, True, arrives, False
+    lazy = 8.0 if n_ctx >= (4096 if head_dim == 256 else 8192) else False
+    return head_dim == 128 and causal and (n_ctx <= 4096 or bool(lazy)), False, arrives, lazy
+
+
+def check_rescale_skip(option):
+    """rescale_skip as the kernel's RESCALE_SKIP: -1 off, 0 the exact skip,
+    > 0 the lazy rescale's threshold; a ValueError for anything else (above
+    15, fp16's P would overflow)."""
+    if option is False or option is True:
+        return 0.0 if option else -1.0
+    if isinstance(option, (int, float)) and 0 < option <= 15:
+        return float(option)
+    raise ValueError(f"attention: rescale_skip must be True, False or a lazy rescale's threshold in powers of two "
+                     f"(0 < threshold <= 15), got {option!r}")
 
 
 def default_schedule(head_dim, n_ctx, alias=True, block_n=None, stages=None, v_stages=None, q_buffers=None):

@@ -1,0 +1,91 @@
+"""The forward's online softmax (examples/hopper_flash_attention.py): one K/V
+block's probabilities and row statistics, P to 16 bits, and the
+accumulator's rescale that a warp skips where no row's max moved."""
+import triton
+import triton.language as tl
+
+
+@triton.jit
+def online_softmax(qk, m_i, l_i, qk_scale, offs_m, kv_start, BLOCK_N: tl.constexpr, MASK: tl.constexpr,
+                    LAZY: tl.constexpr = 0.0):
+    """One block of online softmax in the log2 domain: the probabilities,
+    the new row max and sum, and the factor that rescales the accumulator.
+    MASK: "" (none) or the causal mask in its "cols" or "lane" form. LAZY > 0:
+    a row's max moves only when the block's exceeds it by more than LAZY
+    (P stays below 2^LAZY, and alpha is exactly 1 where it did not move)."""
+    cols = tl.arange(0, BLOCK_N)
+    if MASK == "cols":
+        qk = tl.where(offs_m[:, None] >= (kv_start + cols)[None, :], qk, -float("inf"))
+    elif MASK == "lane":
+        # column j <= row - kv_start, as j - (j & 6) <= row - kv_start - (j & 6): in the wgmma layout
+        # j & 6 is the thread's (lane % 4) * 2, so one side is a constant per element, the other one
+        # value per row (the form above holds each thread's 32 column numbers in registers)
+        lane_cols = cols & 6
+        qk = tl.where((cols - lane_cols)[None, :] <= (offs_m - kv_start)[:, None] - lane_cols[None, :], qk,
+                      -float("inf"))
+    m_ij = tl.maximum(m_i, tl.max(qk, 1) * qk_scale)
+    if LAZY > 0:
+        m_ij = tl.where(m_ij > m_i + LAZY, m_ij, m_i)
+    p = tl.math.exp2(qk * qk_scale - m_ij[:, None])
+    alpha = tl.math.exp2(m_i - m_ij)
+    l_i = l_i * alpha + tl.sum(p, 1)
+    return p, m_ij, l_i, alpha
+
+
+@triton.jit
+def block_softmax(qk, m_i, l_i, qk_scale, offs_m, kv_start, masked, BLOCK_N: tl.constexpr, P16: tl.constexpr,
+                   HEAD_DIM: tl.constexpr, LAZY: tl.constexpr = 0.0):
+    """online_softmax of a K/V block, with the causal mask where `masked`
+    (known at compile time or not): its "lane" form where P is in 16 bits or
+    at head dim 64, else "cols" (with P in 32 bits at head dims 128 and 256
+    ptxas spilled in the K/V loop with "lane")."""
+    if masked:
+        p, m_i, l_i, alpha = online_softmax(qk, m_i, l_i, qk_scale, offs_m, kv_start, BLOCK_N,
+                                             "lane" if P16 != "" or HEAD_DIM == 64 else "cols", LAZY)
+    else:
+        p, m_i, l_i, alpha = online_softmax(qk, m_i, l_i, qk_scale, offs_m, kv_start, BLOCK_N, "", LAZY)
+    return p, m_i, l_i, alpha
+
+
+@triton.jit
+def to_16bit(p, dtype: tl.constexpr, HOW: tl.constexpr):
+    """p.to(dtype); HOW "asm": two elements per cvt in inline asm, which LLVM
+    cannot move: in the 192-row causal tile it turned phi(trunc, trunc) of
+    the loops into a trunc of an fp32 phi, and each block swapped P's halves."""
+    if HOW == "cast":
+        return p.to(dtype)
+    elif dtype == tl.bfloat16:
+        return tl.inline_asm_elementwise("cvt.rn.bf16x2.f32 $0, $2, $1;", "=r,r,r", [p], dtype=tl.bfloat16,
+                                         is_pure=True, pack=2)
+    else:
+        return tl.inline_asm_elementwise("cvt.rn.f16x2.f32 $0, $2, $1;", "=r,r,r", [p], dtype=tl.float16,
+                                         is_pure=True, pack=2)
+
+
+def _rescale_asm(pack):
+    """acc * alpha for `pack` accumulator elements (operands: the outputs, acc
+    tied to them, alpha broadcast), branched around by a warp where no row's
+    alpha differs from 1. In the wgmma accumulator a thread's elements 0 and
+    2 are its two rows. Returns (asm, constraints)."""
+    muls = "".join(f"mul.f32 ${i}, ${i}, ${2 * pack + i}; " for i in range(pack))
+    asm = ("{ .reg .pred moved; "
+           f"setp.neu.f32 moved, ${2 * pack}, 0f3F800000; setp.neu.or.f32 moved, ${2 * pack + 2}, 0f3F800000, moved; "
+           f"vote.sync.any.pred moved, moved, 0xffffffff; @!moved bra.uni SKIP; {muls}SKIP: }}")
+    return tl.constexpr(asm), tl.constexpr(",".join(["=r"] * pack + [str(i) for i in range(pack)] + ["r"] * pack))
+
+
+_RESCALE_ASM_32, _RESCALE_CONSTRAINTS_32 = _rescale_asm(32)
+_RESCALE_ASM_64, _RESCALE_CONSTRAINTS_64 = _rescale_asm(64)
+
+
+@triton.jit
+def rescale_moved(acc, alpha):
+    """acc * alpha[:, None], left out by each warp whose rows' alpha are all
+    exactly 1 (no row's running max moved in this block)."""
+    alphas = tl.broadcast_to(alpha[:, None], acc.shape)
+    if acc.shape[0] * acc.shape[1] // 128 == 32:
+        return tl.inline_asm_elementwise(_RESCALE_ASM_32, _RESCALE_CONSTRAINTS_32, [acc, alphas], dtype=tl.float32,
+                                         is_pure=True, pack=32)
+    else:
+        return tl.inline_asm_elementwise(_RESCALE_ASM_64, _RESCALE_CONSTRAINTS_64, [acc, alphas], dtype=tl.float32,
+                                         is_pure=True, pack=64)
