@@ -1,0 +1,80 @@
+"""examples/hopper_flash_attention.py's choices beyond its config, compiled
+for sm_90 on the CPU: default_schedule and default_issue per head dim and
+sequence length, rescale_skip's checks, and the lazy rescale's PTX."""
+import os
+import re
+import sys
+
+import pytest
+
+from conftest import ROOT
+
+sys.path.insert(0, os.path.join(ROOT, "examples"))
+
+
+def test_flash_attention_default_schedule():
+    """At head dim 256: O over V with a third V stage up to N = 1024, Q's
+    first 64 columns in registers at 240 registers from 2048; only for the
+    default config; elsewhere O over Q, Q in shared memory, 232 registers."""
+    import hopper_flash_attention as fa
+
+    plain = dict(o_staging="q", v_stages=None, q_reg_cols=0, consumer_registers=232)
+    assert fa.default_schedule(256, 1024) == dict(o_staging="v", v_stages=3, q_reg_cols=0, consumer_registers=232)
+    assert fa.default_schedule(256, 2048) == dict(o_staging="q", v_stages=None, q_reg_cols=64,
+                                                  consumer_registers=240)
+    assert fa.default_schedule(128, 1024) == plain
+    assert fa.default_schedule(128, 4096) == plain
+    assert fa.default_schedule(256, 1024, alias=False) == plain
+    assert fa.default_schedule(256, 1024, stages=3) == plain  # 3 K + 3 V would not fit
+
+
+def test_flash_attention_default_issue():
+    """P in 16 bits and turns that cover PV at head dim 64; P in 16 bits for
+    causal head dim 128 up to N = 4096 and with the lazy rescale; neither
+    elsewhere. Every thread arrives for itself on the K, Q and V rings, but
+    on V at head dim 256 non-causal. The lazy rescale (threshold 8) from
+    N = 4096 at head dims 128 and 256, causal 128 from 8192."""
+    import hopper_flash_attention as fa
+
+    assert [fa.default_issue(64, causal, n) for causal in (False, True) for n in (1024, 16384)] == [
+        (True, True, "kqv", False)] * 4
+    assert fa.default_issue(128, True, 4096) == (True, False, "kqv", False)
+    assert fa.default_issue(128, True, 16384) == (True, False, "kqv", 8.0)
+    assert fa.default_issue(128, False, 16384) == (False, False, "kqv", 8.0)
+    assert fa.default_issue(128, False, 4096) == (False, False, "kqv", 8.0)
+    assert fa.default_issue(128, True, 8192) == (True, False, "kqv", 8.0)
+    assert fa.default_issue(128, False, 2048) == (False, False, "kqv", False)
+    assert fa.default_issue(128, False, 1024) == (False, False, "kqv", False)
+    assert fa.default_issue(256, True, 1024) == (False, False, "kqv", False)
+    assert fa.default_issue(256, True, 4096) == (False, False, "kqv", 8.0)
+    assert fa.default_issue(256, False, 16384) == (False, False, "kq", 8.0)
+
+
+@pytest.mark.parametrize("option, message", [
+    (0, "got 0"), (16, "got 16"), ("8", "got '8'"), (-1.0, "got -1.0")])
+def test_flash_attention_rescale_skip_refusals(option, message):
+    import hopper_flash_attention as fa
+
+    with pytest.raises(ValueError) as error:
+        fa.check_rescale_skip(option)
+    assert str(error.value) == ("attention: rescale_skip must be True, False or a lazy rescale's threshold in powers "
+                                f"of two (0 < threshold <= 15), {message}")
+    assert [fa.check_rescale_skip(o) for o in (False, True, 8, 15.0)] == [-1.0, 0.0, 8.0, 15.0]
+
+
+def test_flash_attention_lazy_rescale_is_a_warp_vote(tmp_path, monkeypatch):
+    """The lazy rescale raises a row's max only past the threshold (a compare
+    and select of 8 over the old max) and each warp votes on whether any of
+    its rows moved, branching around the accumulator's multiplies: 64 of
+    them a block at head dim 128 behind one vote per K/V step."""
+    import hopper_flash_attention as fa
+
+    monkeypatch.setenv("TRITON_CACHE_DIR", str(tmp_path))
+    ptx = fa.compile_for_sm90(128, dtype="bf16", rescale_skip=8.0).asm["ptx"]
+    plain = fa.compile_for_sm90(128, dtype="bf16").asm["ptx"]
+    assert "vote.sync.any.pred" not in plain
+    votes = ptx.count("vote.sync.any.pred moved, moved, 0xffffffff;")
+    assert votes >= 1 and ptx.count("@!moved bra.uni SKIP;") == votes
+    assert re.search(r"add\.f32\s+%r\d+, %r\d+, 0f41000000;", ptx)  # the old max + 8
+    block = ptx[ptx.index("vote.sync.any.pred"):]
+    assert block[:block.index("SKIP: }")].count("mul.f32") == 64
