@@ -176,8 +176,8 @@ CANDIDATES = [
     ("causal tiles in pairs", dict(tile_order="pairs"), (64, 128, 256), (True, )),
     ("leader arrives (warp-group bar.sync before each)", dict(thread_arrives=""), (64, 128, 256), BOTH_MASKS),
     ("leader arrives for V", dict(thread_arrives="kq"), (64, 128, 256), BOTH_MASKS),
-    ("rescale every block", dict(rescale_skip=False), (128, 256), BOTH_MASKS),
-    ("lazy rescale (8)", dict(rescale_skip=8.0), (64, 128), BOTH_MASKS),
+    ("rescale every block", dict(rescale_skip=False), (64, 128, 256), BOTH_MASKS),
+    ("lazy rescale (8)", dict(rescale_skip=8.0), (128, ), (True, )),
 ]
 GEMM_SIZE = 8192
 

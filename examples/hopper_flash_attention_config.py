@@ -32,12 +32,12 @@ def default_issue(head_dim, causal, n_ctx):
     non-causal, PV in turn level or slower at 128 and 256). Thread arrives
     everywhere (geomean +0.6% over leader arrives, up to +3% causal), but V
     by a leader at head dim 256 non-causal (+2 to +5% at N = 16384). The lazy
-    rescale at head dim 256 from N = 4096 (+1.5-6%) and at 128 from 4096
-    (+1-2.5%; +2-5% at 16384), causal from 8192 (at N = 4096 -5 to 0%)."""
+    rescale from N = 4096 at head dims 64 (+0.3-2%), 128 (+1-2.5%; +2-5% at
+    16384) and 256 (+1.5-6%), causal 128 from 8192 (at 4096 -5 to 0%)."""
     arrives = "kq" if head_dim == 256 and not causal else "kqv"
-    if head_dim == 64:
-        return True, True, arrives, False
     lazy = 8.0 if n_ctx >= (8192 if head_dim == 128 and causal else 4096) else False
+    if head_dim == 64:
+        return True, True, arrives, lazy
     return head_dim == 128 and causal and (n_ctx <= 4096 or bool(lazy)), False, arrives, lazy
 
 

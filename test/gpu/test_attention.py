@@ -137,6 +137,12 @@ def test_attention_lazy_rescale(head_dim, causal, dtype, growing_scores):
 
 
 @pytest.mark.parametrize("causal", [False, True])
+def test_attention_lazy_rescale_three_consumer_groups(causal):
+    """The lazy rescale over 192-row tiles (head dim 64's default from N = 4096 non-causal)."""
+    check(True, 64, causal, torch.bfloat16, n=768, growing_scores=True, groups=3, rescale_skip=8.0)
+
+
+@pytest.mark.parametrize("causal", [False, True])
 @pytest.mark.parametrize("head_dim, groups", [(64, 3), (64, 2), (128, 2), (256, 2)])
 @pytest.mark.parametrize("pv_in_turn", [False, True])
 def test_attention_turn_covers_pv_or_not(head_dim, groups, pv_in_turn, causal):
