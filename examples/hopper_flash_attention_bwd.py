@@ -361,8 +361,9 @@ def _consume(cid: tl.constexpr, q_tiles, do_tiles, ds_tiles, dq_tiles, k_tiles, 
 
 @triton.jit
 def _static_checks(DS_OVER_DO: tl.constexpr, DQ_DEFER: tl.constexpr, DQ_TMA: tl.constexpr,
-                   DQ_HALVES: tl.constexpr, DQ_TURNS: tl.constexpr, BLOCK_M: tl.constexpr):
+                   DQ_HALVES: tl.constexpr, DQ_TURNS: tl.constexpr, BLOCK_M: tl.constexpr, ALIAS: tl.constexpr):
     """The kernel's flags that do not go together (resolve_options refuses them on the host)."""
+    tl.static_assert(not DS_OVER_DO or ALIAS, "DS_OVER_DO lays dS over dO: it needs ALIAS")
     tl.static_assert(not DQ_TMA or not (DS_OVER_DO or DQ_DEFER), "DQ_TMA goes without DS_OVER_DO and DQ_DEFER")
     tl.static_assert(not (DQ_HALVES or DQ_TURNS) or DQ_TMA, "DQ_HALVES and DQ_TURNS are ways of DQ_TMA")
     tl.static_assert(not (DQ_HALVES and DQ_TURNS), "DQ_HALVES and DQ_TURNS are two ways of dQ: one at a time")
@@ -380,9 +381,9 @@ def attn_bwd_kernel(sm_scale, lse_ptr, delta_ptr, dq_ptr, desc_q, desc_k, desc_v
     dq_ptr a descriptor). LSE_SMEM: lse_ptr and delta_ptr are TMA descriptors of (rows / 8, 8) views, each
     Q block's 8 x BLOCK_M / 8 box loaded into the ring with its Q or dO."""
     HALF: tl.constexpr = 64
+    DQ_SWIZZLE: tl.constexpr = 32 if HEAD_DIM == 64 else 128  # 128-byte: rows r, r ^ 1 share banks (16 columns)
     dtype: tl.constexpr = tlx.dtype_of(desc_q)
-    tl.static_assert(not DS_OVER_DO or ALIAS, "DS_OVER_DO lays dS over dO: it needs ALIAS")
-    _static_checks(DS_OVER_DO, DQ_DEFER, DQ_TMA, DQ_HALVES, DQ_TURNS, BLOCK_M)
+    _static_checks(DS_OVER_DO, DQ_DEFER, DQ_TMA, DQ_HALVES, DQ_TURNS, BLOCK_M, ALIAS)
     if DS_OVER_DO:  # dO slot s holds dS^T of both consumers once dV and dP^T have read it
         do_spec = tlx.storage_alias_spec(storage=tlx.storage_kind.smem)
         do_tiles = tlx.local_alloc((BLOCK_M, HEAD_DIM), dtype, STAGES, reuse=do_spec)
@@ -393,8 +394,8 @@ def attn_bwd_kernel(sm_scale, lse_ptr, delta_ptr, dq_ptr, desc_q, desc_k, desc_v
         do_tiles = tlx.local_alloc((BLOCK_M, HEAD_DIM), dtype, STAGES)
     if DQ_HALVES:  # consumer c's fp32 tile of half of dQ's columns; dS^T double-buffered below
         dq_tiles = tlx.local_alloc((BLOCK_M, HEAD_DIM // 2), tl.float32, 2)
-    if DQ_TURNS:  # the Q block's fp32 dQ tile; dS^T double-buffered below
-        dq_tiles = tlx.local_alloc((BLOCK_M, HEAD_DIM), tl.float32, 1)[0]
+    if DQ_TURNS:  # the Q block's fp32 dQ tile (at 64 in 8-column TMA boxes); dS^T double-buffered below
+        dq_tiles = tlx.local_alloc((BLOCK_M, HEAD_DIM), tl.float32, 1, layout=tlx.nv_mma_shared_layout(DQ_SWIZZLE))[0]
     if DQ_TMA and not (DQ_HALVES or DQ_TURNS):  # consumer c's fp32 dQ tiles [c * D / 64 + j], dS^T over the first
         dq_spec = tlx.storage_alias_spec(storage=tlx.storage_kind.smem)
         dq_tiles = tlx.local_alloc((BLOCK_M, 64), tl.float32, 2 * (HEAD_DIM // 64), reuse=dq_spec)

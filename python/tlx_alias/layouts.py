@@ -89,6 +89,15 @@ def tma_layout(shape, bits):
     return nv_mma_shared_layout(_nvmma_swizzle(shape, bits)).to_mlir(shape, bits)
 
 
+def tma_layouts(shape, bits):
+    """The layouts a TMA copy of this block may use, as MLIR text: triton's
+    default, or an NVMMA swizzle of 32, 64 or 128 bytes that the rows span
+    (triton splits the copy into boxes as wide as the swizzle)."""
+    row_bytes = shape[-1] * bits // 8
+    return {tma_layout(shape, bits)} | {nv_mma_shared_layout(swizzle).to_mlir(shape, bits)
+                                        for swizzle in (32, 64, 128) if swizzle <= row_bytes}
+
+
 def as_layout(layout):
     if layout is None or hasattr(layout, "to_mlir"):
         return layout

@@ -3,8 +3,14 @@ shared-memory buffers, completed through mbarriers (loads) or store waits.
 
 Descriptors come from the host (`triton.tools.tensor_descriptor
 .TensorDescriptor`) or from `tl.make_tensor_descriptor`. The buffer's layout
-must be the one triton gives the descriptor (its default NVMMA layout for the
-block): that is what `local_alloc(layout=None)` picks for such tiles.
+is triton's default NVMMA layout for the block (what `local_alloc(layout=None)`
+picks for such tiles) or a narrower NVMMA swizzle that its rows span
+(`layout=tlx.nv_mma_shared_layout(32)` or `(64)`): the descriptor takes the
+buffer's layout, and triton copies the tile in boxes as wide as the swizzle.
+A narrower swizzle can spare bank conflicts (the wgmma accumulator's 64-bit
+stores into 64-column fp32 rows), at the cost of more, narrower boxes. All
+buffers one descriptor copies share one layout, and a kernel that also uses
+a descriptor through triton's own ops (`desc.load`) keeps the defaults.
 """
 from triton.language import core as tl_core
 

@@ -156,7 +156,12 @@ ERRORS = {
                         r"async_descriptor_load: buffer shape \(32, 64\) != descriptor block shape \(64, 64\)"),
     "tma_wrong_layout": ("b = tlx.local_alloc((64, 64), tl.float16, 1, layout=tlx.swizzled_shared_layout())\n"
                          "bars = tlx.alloc_barriers(1)\ntlx.async_descriptor_load(desc, b[0], [0, 0], bars[0])",
-                         "ValueError", "is not the one TMA gives this descriptor"),
+                         "ValueError", r"async_descriptor_load: TMA cannot copy a buffer of layout #ttg.swizzled_shared"),
+    "tma_transposed_layout": ("b = tlx.local_alloc((64, 64), tl.float16, 1, "
+                              "layout=tlx.nv_mma_shared_layout(128, transposed=True))\n"
+                              "bars = tlx.alloc_barriers(1)\ntlx.async_descriptor_load(desc, b[0], [0, 0], bars[0])",
+                              "ValueError", r"or a narrower tlx.nv_mma_shared_layout swizzle \(32, 64 or 128 bytes, "
+                              r"not transposed\) that the 128-byte rows span"),
     "tma_offsets": (BUF + "tlx.async_descriptor_load(desc, buf[0], [0], bars[0])", "ValueError",
                     "async_descriptor_load: 1 offsets for a 2-D descriptor"),
     "dot_shape": ("a = tlx.local_alloc((64, 64), tl.float16, 1)\nb = tlx.local_alloc((32, 64), tl.float16, 1)\n"

@@ -144,6 +144,7 @@ PATCHED = {
     "triton._C.libtriton.passes.ttir.add_convert_to_ttgpuir": "(pass_manager, str, int, int, int)",
     "triton._C.libtriton.passes.ttgpuir.add_pipeline": "(pass_manager, int, bool)",
     "triton._C.libtriton.nvidia.passes.ttnvgpuir.add_fence_insertion": "(pass_manager, int)",
+    "triton._C.libtriton.nvidia.passes.ttnvgpuir.add_optimize_descriptor_encoding": "(pass_manager)",
     # the wrapper forwards all but the pass manager: 3.8 has one more flag
     "triton._C.libtriton.nvidia.passes.ttgpuir.add_to_llvmir": ("(pass_manager, int, int)",
                                                                 "(pass_manager, int, int, bool)"),

@@ -16,7 +16,7 @@ import triton.language as tl
 from conftest import expect_compilation_error, jit_from_body
 
 import tlx_alias as tlx
-from tlx_alias._triton.tma import REDUCE_DTYPES, REDUCE_KINDS
+from tlx_alias._triton.tma import REDUCE_DTYPES, REDUCE_KINDS, descriptors_have_layouts
 
 from test_hopper_compile import compile_for_sm90
 
@@ -37,9 +37,9 @@ tlx.async_descriptor_store_wait(0)
 """
 
 
-def _compile(body, dtype="fp32", kind="add"):
+def _compile(body, dtype="fp32", kind="add", layout=None):
     # 64-bit tiles: layout=None picks no NVMMA layout for them; TMA's is named
-    layout = "tlx.nv_mma_shared_layout(128)" if "64" in dtype else "None"
+    layout = layout or ("tlx.nv_mma_shared_layout(128)" if "64" in dtype else "None")
     body = body.replace("DTYPE", f"tl.{_TL_NAMES[dtype]}").replace("KIND", repr(kind)).replace("LAYOUT", layout)
     fn = jit_from_body(body, "desc, x_ptr", {"tlx": tlx, "tl": tl, "triton": triton})
     t = SIGNATURE_TYPES[dtype]
@@ -65,6 +65,34 @@ def test_reduce_is_triton_tma_reduce(kind, dtype):
     assert "async_tma_copy_local_to_global" not in ttgir and "tlx." not in ttgir
     assert len(re.findall(rf"cp\.reduce\.async\.bulk\.tensor\.2d\.global\.shared::cta\.{kind}\b", ptx)) == 1
     assert "cp.async.bulk.tensor.2d.global.shared::cta.bulk_group" not in ptx  # no plain store beside it
+
+
+@pytest.mark.parametrize("layout, meta", [("None", (3, [64, 32])), ("tlx.nv_mma_shared_layout(64)", (2, [64, 16])),
+                                          ("tlx.nv_mma_shared_layout(32)", (1, [64, 8]))])
+def test_reduce_keeps_the_buffers_swizzle(layout, meta):
+    """A buffer of a narrower NVMMA swizzle than triton's default for its
+    block (64 fp32 columns: 128 bytes) keeps it: triton's
+    optimize-descriptor-encoding, which would reset the descriptor to the
+    default, is left out for a tlx kernel whose descriptors all have
+    layouts, and the tensor map the launcher builds swizzles as the buffer
+    does (CUtensorMapSwizzle 3, 2, 1: 128, 64, 32 bytes), in boxes as wide
+    as the swizzle (triton copies a tile in as many boxes)."""
+    k = _compile(STORE, layout=layout)
+    (desc, ) = k.metadata.tensordesc_meta
+    assert (desc["swizzle"], list(desc["block_size"])) == meta
+    swizzle = 128 >> (3 - meta[0])
+    assert f"swizzlingByteWidth = {swizzle}, transposed = false, elementBitWidth = 32" in k.asm["ttgir"]
+    assert "cp.reduce.async.bulk.tensor.2d.global.shared::cta.add" in k.asm["ptx"]
+
+
+def test_descriptors_have_layouts():
+    """The module-text test that decides it, in triton 3.7's and 3.8's spellings."""
+    assert descriptors_have_layouts("%d: !tt.tensordesc<tensor<64x64xf16, #shared>>, %e: !tt.tensordesc<32x8xf32, "
+                                    "#ttg.nvmma_shared<{swizzlingByteWidth = 32}>> -> i32")
+    assert not descriptors_have_layouts("%d: !tt.tensordesc<tensor<64x64xf16, #shared>>, %e: "
+                                        "!tt.tensordesc<tensor<64x64xf16>>")
+    assert not descriptors_have_layouts("%e: !tt.tensordesc<64x64xf16>) #shared")
+    assert descriptors_have_layouts("module {}")
 
 
 def test_plain_store_stays_a_copy():

@@ -1,12 +1,13 @@
 """TMA copies between global memory (through tensor descriptors) and
-shared-memory buffers. The buffer's layout must be the one triton gives the
-descriptor (its default NVMMA layout for the block)."""
+shared-memory buffers. The buffer's layout is triton's default NVMMA layout
+for the block, or another NVMMA swizzle its rows span; the descriptor gets
+the buffer's layout (tlx-convert-tma, tlx-keep-descriptor-layouts)."""
 import triton.language as tl
 from triton.language import core as tl_core
 
 from .._triton import ir
 from .._triton.tma import REDUCE_DTYPES, REDUCE_KINDS, reduce_kind_value
-from ..layouts import tma_layout
+from ..layouts import tma_layout, tma_layouts
 from .checks import scalar_i1, scalar_i32, single_buffer
 from .copies import pendings_count
 from .sync import one_barrier
@@ -30,11 +31,11 @@ def _check_buffer(what, desc, buf):
         raise ValueError(f"{what}: buffer shape {buf.shape} != descriptor block shape {shape}")
     if block.element_ty != buf.dtype:
         raise ValueError(f"{what}: buffer dtype {buf.dtype} != descriptor dtype {block.element_ty}")
-    expected = tma_layout(shape, buf.bits)
-    if buf.layout_text != expected:
-        raise ValueError(f"{what}: the buffer's layout {buf.layout_text} is not the one TMA gives this "
-                         f"descriptor ({expected}); allocate it with layout=None, which picks that layout "
-                         f"for tiles whose rows span 32 bytes or more")
+    if buf.layout_text not in tma_layouts(shape, buf.bits):
+        raise ValueError(f"{what}: TMA cannot copy a buffer of layout {buf.layout_text}: it takes "
+                         f"{tma_layout(shape, buf.bits)} (layout=None) or a narrower "
+                         f"tlx.nv_mma_shared_layout swizzle (32, 64 or 128 bytes, not transposed) that the "
+                         f"{shape[-1] * buf.bits // 8}-byte rows span")
 
 
 def _offsets(what, offsets, rank, semantic):

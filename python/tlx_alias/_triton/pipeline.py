@@ -23,6 +23,7 @@ from . import ir as tlx_ir
 from .diagnostics import StageError, stage_error
 from .passes import exact_views_option, lower_module, lowering_args, parse_module, run_passes
 from .patching import patch
+from .tma import descriptors_have_layouts
 from .plugin import plugin_passes, plugin_path
 
 TLX_DIALECT_PREFIX = "tlx."
@@ -188,6 +189,20 @@ def _pipeline_wrapper(stock):
     return add_pipeline
 
 
+def _descriptor_encoding_wrapper(stock):
+
+    def add_optimize_descriptor_encoding(pm, *args, **kwargs):
+        # It takes layouts only from tt.descriptor_load/store and gives every
+        # other descriptor triton's default, where tlx-convert-tma gave each
+        # its buffer's (a narrower swizzle would then fail the TMA ops'
+        # verifier): a tlx kernel whose descriptors all have one skips it.
+        state = _compiling.get()
+        if state is None or not descriptors_have_layouts(str(state.module)):
+            stock(pm, *args, **kwargs)
+
+    return add_optimize_descriptor_encoding
+
+
 def _fence_insertion_wrapper(stock):
 
     def add_fence_insertion(pm, *args, **kwargs):
@@ -227,7 +242,7 @@ def _enable_debug_wrapper(stock):
 
 
 def _install_pass_wrappers():
-    """The four points where tlx kernels need passes of their own inside
+    """The five points where tlx kernels change triton's pipeline inside
     triton's make_ttgir and make_llir, and the one where the pass managers of a tlx
     kernel's stages get their diagnostic capture (`pm.enable_debug()`, which
     triton calls on each right after creating it):
@@ -238,6 +253,9 @@ def _install_pass_wrappers():
     * right after the software pipeliner (which recomputes cp.async wait
       counts): the kernel's async_load_wait_group counts become
       ttg.async_wait;
+    * optimize-descriptor-encoding: left out where tlx-convert-tma gave
+      every descriptor its buffer's layout (it would reset them to triton's
+      default);
     * right before fence insertion: wgmma reads tlx buffers in place;
     * right after the TTGIR->LLVM conversion (llir stage): a warp-group
       barrier before each leader mbarrier arrive
@@ -251,6 +269,7 @@ def _install_pass_wrappers():
         from triton._C.libtriton import nvidia
     except ImportError:
         return
+    patch(nvidia.passes.ttnvgpuir, "add_optimize_descriptor_encoding", _descriptor_encoding_wrapper)
     patch(nvidia.passes.ttnvgpuir, "add_fence_insertion", _fence_insertion_wrapper)
     patch(nvidia.passes.ttgpuir, "add_to_llvmir", _to_llvmir_wrapper)
 
