@@ -361,9 +361,8 @@ def _consume(cid: tl.constexpr, q_tiles, do_tiles, ds_tiles, dq_tiles, k_tiles, 
 
 @triton.jit
 def _static_checks(DS_OVER_DO: tl.constexpr, DQ_DEFER: tl.constexpr, DQ_TMA: tl.constexpr,
-                   DQ_HALVES: tl.constexpr, DQ_TURNS: tl.constexpr, BLOCK_M: tl.constexpr, ALIAS: tl.constexpr):
+                   DQ_HALVES: tl.constexpr, DQ_TURNS: tl.constexpr, BLOCK_M: tl.constexpr):
     """The kernel's flags that do not go together (resolve_options refuses them on the host)."""
-    tl.static_assert(not DS_OVER_DO or ALIAS, "DS_OVER_DO lays dS over dO: it needs ALIAS")
     tl.static_assert(not DQ_TMA or not (DS_OVER_DO or DQ_DEFER), "DQ_TMA goes without DS_OVER_DO and DQ_DEFER")
     tl.static_assert(not (DQ_HALVES or DQ_TURNS) or DQ_TMA, "DQ_HALVES and DQ_TURNS are ways of DQ_TMA")
     tl.static_assert(not (DQ_HALVES and DQ_TURNS), "DQ_HALVES and DQ_TURNS are two ways of dQ: one at a time")
@@ -377,13 +376,13 @@ def attn_bwd_kernel(sm_scale, lse_ptr, delta_ptr, dq_ptr, desc_q, desc_k, desc_v
                     LSE_SMEM: tl.constexpr = False, DQ_DEFER: tl.constexpr = False, DQ_TMA: tl.constexpr = False,
                     THREAD_ARRIVES: tl.constexpr = True, DQ_HALVES: tl.constexpr = False,
                     DQ_TURNS: tl.constexpr = False):
-    """Program (n, bh): dK, dV of K/V rows [128 n, 128 (n + 1)) of head bh, their share of the fp32 dQ (DQ_TMA:
-    dq_ptr a descriptor). LSE_SMEM: lse_ptr and delta_ptr are TMA descriptors of (rows / 8, 8) views, each
-    Q block's 8 x BLOCK_M / 8 box loaded into the ring with its Q or dO."""
+    """Program (n, bh): dK, dV of K/V rows [128 n, 128 (n + 1)) of head bh and their share of the fp32 dQ (DQ_TMA:
+    dq_ptr a descriptor; LSE_SMEM: lse_ptr, delta_ptr descriptors of (rows / 8, 8) views, loaded with Q, dO)."""
     HALF: tl.constexpr = 64
     DQ_SWIZZLE: tl.constexpr = 32 if HEAD_DIM == 64 else 128  # 128-byte: rows r, r ^ 1 share banks (16 columns)
     dtype: tl.constexpr = tlx.dtype_of(desc_q)
-    _static_checks(DS_OVER_DO, DQ_DEFER, DQ_TMA, DQ_HALVES, DQ_TURNS, BLOCK_M, ALIAS)
+    tl.static_assert(not DS_OVER_DO or ALIAS, "DS_OVER_DO lays dS over dO: it needs ALIAS")
+    _static_checks(DS_OVER_DO, DQ_DEFER, DQ_TMA, DQ_HALVES, DQ_TURNS, BLOCK_M)
     if DS_OVER_DO:  # dO slot s holds dS^T of both consumers once dV and dP^T have read it
         do_spec = tlx.storage_alias_spec(storage=tlx.storage_kind.smem)
         do_tiles = tlx.local_alloc((BLOCK_M, HEAD_DIM), dtype, STAGES, reuse=do_spec)
