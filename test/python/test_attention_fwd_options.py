@@ -28,6 +28,15 @@ def test_flash_attention_default_schedule():
     assert fa.default_schedule(256, 1024, stages=3) == plain  # 3 K + 3 V would not fit
 
 
+def test_flash_attention_default_groups():
+    """Three consumer warp groups (192-row tiles) at head dim 64, causal from N = 4096."""
+    import hopper_flash_attention as fa
+
+    assert [fa.default_groups(64, False, n) for n in (1024, 4096)] == [3, 3]
+    assert [fa.default_groups(64, True, n) for n in (1024, 2048, 4096, 16384)] == [2, 2, 3, 3]
+    assert {fa.default_groups(d, c, 4096) for d in (128, 256) for c in (False, True)} == {2}
+
+
 def test_flash_attention_default_issue():
     """P in 16 bits and turns that cover PV at head dim 64; P in 16 bits for
     causal head dim 128 up to N = 4096 and with the lazy rescale; neither
