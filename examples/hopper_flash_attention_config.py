@@ -1,6 +1,7 @@
 """The host side of examples/hopper_flash_attention.py that picks its
 configs: the defaults (measured on an H200: docs/design/attention.md),
 the shared-memory budget of a config and the checks on attention()'s inputs."""
+import numbers
 
 
 def default_config(head_dim, alias=True):
@@ -48,7 +49,7 @@ def check_rescale_skip(option):
     15, fp16's P would overflow)."""
     if option is False or option is True:
         return 0.0 if option else -1.0
-    if isinstance(option, (int, float)) and 0 < option <= 15:
+    if isinstance(option, numbers.Real) and 0 < option <= 15:
         return float(option)
     raise ValueError(f"attention: rescale_skip must be True, False or a lazy rescale's threshold in powers of two "
                      f"(0 < threshold <= 15), got {option!r}")

@@ -7,7 +7,7 @@ import triton.language as tl
 
 @triton.jit
 def online_softmax(qk, m_i, l_i, qk_scale, offs_m, kv_start, BLOCK_N: tl.constexpr, MASK: tl.constexpr,
-                    LAZY: tl.constexpr = 0.0):
+                   LAZY: tl.constexpr = 0.0):
     """One block of online softmax in the log2 domain: the probabilities,
     the new row max and sum, and the factor that rescales the accumulator.
     MASK: "" (none) or the causal mask in its "cols" or "lane" form. LAZY > 0:
@@ -34,14 +34,14 @@ def online_softmax(qk, m_i, l_i, qk_scale, offs_m, kv_start, BLOCK_N: tl.constex
 
 @triton.jit
 def block_softmax(qk, m_i, l_i, qk_scale, offs_m, kv_start, masked, BLOCK_N: tl.constexpr, P16: tl.constexpr,
-                   HEAD_DIM: tl.constexpr, LAZY: tl.constexpr = 0.0):
+                  HEAD_DIM: tl.constexpr, LAZY: tl.constexpr = 0.0):
     """online_softmax of a K/V block, with the causal mask where `masked`
     (known at compile time or not): its "lane" form where P is in 16 bits or
     at head dim 64, else "cols" (with P in 32 bits at head dims 128 and 256
     ptxas spilled in the K/V loop with "lane")."""
     if masked:
         p, m_i, l_i, alpha = online_softmax(qk, m_i, l_i, qk_scale, offs_m, kv_start, BLOCK_N,
-                                             "lane" if P16 != "" or HEAD_DIM == 64 else "cols", LAZY)
+                                            "lane" if P16 != "" or HEAD_DIM == 64 else "cols", LAZY)
     else:
         p, m_i, l_i, alpha = online_softmax(qk, m_i, l_i, qk_scale, offs_m, kv_start, BLOCK_N, "", LAZY)
     return p, m_i, l_i, alpha
@@ -81,7 +81,8 @@ _RESCALE_ASM_64, _RESCALE_CONSTRAINTS_64 = _rescale_asm(64)
 @triton.jit
 def rescale_moved(acc, alpha):
     """acc * alpha[:, None], left out by each warp whose rows' alpha are all
-    exactly 1 (no row's running max moved in this block)."""
+    exactly 1 (no row's running max moved in this block). A thread holds 32
+    accumulator elements at head dim 64, 64 or 128 above: one or two votes."""
     alphas = tl.broadcast_to(alpha[:, None], acc.shape)
     if acc.shape[0] * acc.shape[1] // 128 == 32:
         return tl.inline_asm_elementwise(_RESCALE_ASM_32, _RESCALE_CONSTRAINTS_32, [acc, alphas], dtype=tl.float32,

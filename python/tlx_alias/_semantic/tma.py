@@ -1,7 +1,8 @@
 """TMA copies between global memory (through tensor descriptors) and
 shared-memory buffers. The buffer's layout is triton's default NVMMA layout
 for the block, or another NVMMA swizzle its rows span; the descriptor gets
-the buffer's layout (tlx-convert-tma, tlx-keep-descriptor-layouts)."""
+the buffer's layout (tlx-convert-tma; _triton/pipeline.py leaves triton's
+optimize-descriptor-encoding out, which would reset it)."""
 import triton.language as tl
 from triton.language import core as tl_core
 

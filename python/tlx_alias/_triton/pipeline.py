@@ -23,8 +23,8 @@ from . import ir as tlx_ir
 from .diagnostics import StageError, stage_error
 from .passes import exact_views_option, lower_module, lowering_args, parse_module, run_passes
 from .patching import patch
-from .tma import descriptors_have_layouts
 from .plugin import plugin_passes, plugin_path
+from .tma import descriptors_have_layouts
 
 TLX_DIALECT_PREFIX = "tlx."
 # tlx_alias's directory: its Python builds the TTIR.
