@@ -92,7 +92,7 @@ def _kv_step(kv_count, v_shift, kv_start, q, k_tiles, v_tiles, k_fulls, k_emptie
     tlx.barrier_arrive(k_empties[slot])
     masked = MASK == "all" or (MASK == "diagonal" and kv_start + BLOCK_N > diagonal)
     p32, m_i, l_i, alpha = block_softmax(qk, m_i, l_i, qk_scale, offs_m, kv_start, masked, BLOCK_N, P16, q.shape[1],
-                                          RESCALE_SKIP if RESCALE_SKIP > 0 else 0.0)
+                                         RESCALE_SKIP)
     if P16 != "":  # P waits for its PV in 16 bits: half the registers (three consumers have 160)
         p = to_16bit(p32, q.dtype, P16)
     else:

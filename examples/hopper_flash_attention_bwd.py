@@ -379,7 +379,7 @@ def attn_bwd_kernel(sm_scale, lse_ptr, delta_ptr, dq_ptr, desc_q, desc_k, desc_v
     """Program (n, bh): dK, dV of K/V rows [128 n, 128 (n + 1)) of head bh and their share of the fp32 dQ (DQ_TMA:
     dq_ptr a descriptor; LSE_SMEM: lse_ptr, delta_ptr descriptors of (rows / 8, 8) views, loaded with Q, dO)."""
     HALF: tl.constexpr = 64
-    DQ_SWIZZLE: tl.constexpr = 32 if HEAD_DIM == 64 else 128  # 128-byte: rows r, r ^ 1 share banks (16 columns)
+    DQ_SWIZZLE: tl.constexpr = 32 if HEAD_DIM == 64 else 128  # in 128-byte rows, rows r and r ^ 1 share banks
     dtype: tl.constexpr = tlx.dtype_of(desc_q)
     tl.static_assert(not DS_OVER_DO or ALIAS, "DS_OVER_DO lays dS over dO: it needs ALIAS")
     _static_checks(DS_OVER_DO, DQ_DEFER, DQ_TMA, DQ_HALVES, DQ_TURNS, BLOCK_M)

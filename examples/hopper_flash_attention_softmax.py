@@ -10,9 +10,10 @@ def online_softmax(qk, m_i, l_i, qk_scale, offs_m, kv_start, BLOCK_N: tl.constex
                    LAZY: tl.constexpr = 0.0):
     """One block of online softmax in the log2 domain: the probabilities,
     the new row max and sum, and the factor that rescales the accumulator.
-    MASK: "" (none) or the causal mask in its "cols" or "lane" form. LAZY > 0:
-    a row's max moves only when the block's exceeds it by more than LAZY
-    (P stays below 2^LAZY, and alpha is exactly 1 where it did not move)."""
+    MASK: "" (none) or the causal mask in its "cols" or "lane" form. LAZY > 0
+    (the kernel's RESCALE_SKIP; -1 and 0 are no lazy rescale): a row's max
+    moves only when the block's exceeds it by more than LAZY (P stays below
+    2^LAZY, and alpha is exactly 1 where it did not move)."""
     cols = tl.arange(0, BLOCK_N)
     if MASK == "cols":
         qk = tl.where(offs_m[:, None] >= (kv_start + cols)[None, :], qk, -float("inf"))
