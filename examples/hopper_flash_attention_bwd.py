@@ -37,6 +37,8 @@ import tlx_alias as tlx
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import hopper_flash_attention as fwd  # noqa: E402
+from hopper_flash_attention_bwd_dq import (  # noqa: E402
+    add_dq_atomics, add_dq_halves, add_dq_partials, add_dq_turns, dq_ptrs, red_add)
 from hopper_flash_attention_bwd_config import (  # noqa: E402,F401  (the config's names, for callers)
     BARRIER_BYTES, BLOCK_N, CANDIDATES, SMEM_LIMIT, default_config, dq_tile_columns, resolve_options, smem_bytes)
 
@@ -98,25 +100,6 @@ def _load(desc_q, desc_do, desc_k, desc_v, q_tiles, do_tiles, k_tiles, v_tiles, 
 
 
 @triton.jit
-def _red_add(ptrs, values):
-    """*ptrs += values (fp32) without a return value, two adjacent columns
-    at a time (red.global.add.v2.f32, sm_90), in the wgmma accumulator's own
-    layout: tl.atomic_add would move the tile to a blocked layout through
-    shared memory and fetch every old value."""
-    tl.inline_asm_elementwise("red.global.add.v2.f32 [$2], {$4, $5};\n\tmov.b32 $0, 0;\n\tmov.b32 $1, 0;",
-                              "=r,=r,l,l,f,f", [ptrs.to(tl.int64, bitcast=True), values], dtype=tl.int32, is_pure=False, pack=2)
-
-
-@triton.jit
-def _dq_ptrs(dq_ptr, row, cid: tl.constexpr, HEAD_DIM: tl.constexpr, BLOCK_M: tl.constexpr):
-    """dQ's rows [row, row + BLOCK_M), consumer cid's half of its columns."""
-    DQ_COLS: tl.constexpr = HEAD_DIM // 2
-    offs_m = row + tl.arange(0, BLOCK_M)
-    offs_d = cid * DQ_COLS + tl.arange(0, DQ_COLS)
-    return dq_ptr + offs_m[:, None] * HEAD_DIM + offs_d[None, :]
-
-
-@triton.jit
 def _probabilities(qk, lse, offs_n, m, qk_scale, BLOCK_M: tl.constexpr, MASK: tl.constexpr):
     """P^T for this consumer's K rows (offs_n) and the Q rows from m on:
     exp2(S^T * scale * log2 e - LSE * log2 e), zero above the diagonal."""
@@ -134,10 +117,9 @@ def _step(count, m, q_tiles, do_tiles, ds_tiles, dq_tiles, k_tiles, v_tiles, q_f
           DS_OVER_DO: tl.constexpr, dtype: tl.constexpr, LSE_SMEM: tl.constexpr, DQ_DEFER: tl.constexpr,
           DQ_TMA: tl.constexpr, DQ_HALVES: tl.constexpr, DQ_TURNS: tl.constexpr = False,
           PARITY: tl.constexpr = 0):
-    """One Q block of a consumer: S^T, dP^T, dV, dK, then dQ: _dq_atomics
-    (DQ_DEFER: returned, and added in the next step while its S^T and dP^T
-    run) or, DQ_TMA, _dq_reduce (DQ_HALVES: _dq_halves; DQ_TURNS: _dq_turns,
-    PARITY the Q block's)."""
+    """One Q block of a consumer: S^T, dP^T, dV, dK, then dQ (hopper_flash_attention_bwd_dq.py): add_dq_atomics
+    (DQ_DEFER: returned, and added in the next step while its S^T and dP^T run) or, DQ_TMA, add_dq_partials
+    (DQ_HALVES: add_dq_halves; DQ_TURNS: add_dq_turns, PARITY the Q block's)."""
     slot, phase = _ring(count, STAGES)
     if not LSE_SMEM:  # else read from the ring next to Q and dO, right before use
         lse = tl.load(lse_ptr + row0 + m + tl.arange(0, BLOCK_M))
@@ -152,7 +134,7 @@ def _step(count, m, q_tiles, do_tiles, ds_tiles, dq_tiles, k_tiles, v_tiles, q_f
     dp = tlx.async_dot(v_tiles[cid + zero], tlx.local_trans(do_tiles[slot]))
     if DQ_DEFER:
         if count > 0:
-            _red_add(_dq_ptrs(dq_ptr, row0 + m - BLOCK_M, cid, HEAD_DIM, BLOCK_M), dq_prev)
+            red_add(dq_ptrs(dq_ptr, row0 + m - BLOCK_M, cid, HEAD_DIM, BLOCK_M), dq_prev)
     qk = tlx.async_dot_wait(1, qk)
     if LSE_SMEM:
         lse = tl.reshape(tlx.local_load(lse_tiles[slot]), [BLOCK_M])
@@ -164,107 +146,21 @@ def _step(count, m, q_tiles, do_tiles, ds_tiles, dq_tiles, k_tiles, v_tiles, q_f
     ds = (p * (dp - delta[None, :])).to(dtype)
     dk = tlx.async_dot(ds, q_tiles[slot], dk)
     if DQ_TURNS:
-        dk, dv = _dq_turns(ds, ds_tiles, dq_tiles, k_tiles, dk, dv, empties[slot], dq_ptr, row0 + m, sm_scale,
+        dk, dv = add_dq_turns(ds, ds_tiles, dq_tiles, k_tiles, dk, dv, empties[slot], dq_ptr, row0 + m, sm_scale,
                            count, zero, PARITY, cid)
         dq = dq_prev
     elif DQ_HALVES:
-        dk, dv = _dq_halves(ds, ds_tiles, dq_tiles, k_tiles, dk, dv, empties[slot], dq_ptr, row0 + m, sm_scale, count,
+        dk, dv = add_dq_halves(ds, ds_tiles, dq_tiles, k_tiles, dk, dv, empties[slot], dq_ptr, row0 + m, sm_scale, count,
                             cid, HEAD_DIM)
         dq = dq_prev
     elif DQ_TMA:
-        dk, dv = _dq_reduce(ds, ds_tiles, dq_tiles, k_mine, dk, dv, empties[slot], dq_ptr, row0 + m, sm_scale, cid,
+        dk, dv = add_dq_partials(ds, ds_tiles, dq_tiles, k_mine, dk, dv, empties[slot], dq_ptr, row0 + m, sm_scale, cid,
                             HEAD_DIM)
         dq = dq_prev
     else:
-        dk, dv, dq = _dq_atomics(ds, ds_tiles, k_tiles, dk, dv, empties[slot], dq_ptr, row0 + m, sm_scale, count, slot,
+        dk, dv, dq = add_dq_atomics(ds, ds_tiles, k_tiles, dk, dv, empties[slot], dq_ptr, row0 + m, sm_scale, count, slot,
                                  cid, HEAD_DIM, BLOCK_M, DS_OVER_DO, DQ_DEFER)
     return dk, dv, dq
-
-
-@triton.jit
-def _dq_of_both_halves(ds, ds_tiles, k_tiles, b, cid: tl.constexpr, HEAD_DIM: tl.constexpr):
-    """Stages this consumer's dS^T in buffer b (consumer c's half is
-    ds_tiles[2 b + c]) and, once both halves are written (named barrier 9),
-    issues cid's half of dQ's columns, dS K over both K halves."""
-    HALF: tl.constexpr = 64
-    DQ_COLS: tl.constexpr = HEAD_DIM // 2
-    tlx.local_store(ds_tiles[b * 2 + cid], ds)
-    tlx.fence_async_shared()
-    tlx.named_barrier_wait(9, 256)  # both halves of dS^T are written
-    k0 = tlx.local_slice(k_tiles[0], [0, cid * DQ_COLS], [HALF, DQ_COLS])
-    k1 = tlx.local_slice(k_tiles[1], [0, cid * DQ_COLS], [HALF, DQ_COLS])
-    dq = tlx.async_dot(tlx.local_trans(ds_tiles[b * 2]), k0)
-    return tlx.async_dot(tlx.local_trans(ds_tiles[b * 2 + 1]), k1, dq)
-
-
-@triton.jit
-def _dq_atomics(ds, ds_tiles, k_tiles, dk, dv, empty, dq_ptr, row, sm_scale, count, slot, cid: tl.constexpr,
-                HEAD_DIM: tl.constexpr, BLOCK_M: tl.constexpr, DS_OVER_DO: tl.constexpr, DQ_DEFER: tl.constexpr):
-    """dQ's half of the columns (cid's) from both consumers' dS^T, staged
-    in shared memory behind a named barrier, added to dQ with atomics
-    (DQ_DEFER: returned, for the next step to add)."""
-    if DS_OVER_DO:
-        # dS^T goes over this dO slot: both consumers' dV and dP^T must be
-        # done reading it (named barrier 8: both consumer warp groups)
-        dv = tlx.async_dot_wait(1, dv)
-        tlx.named_barrier_wait(8, 256)
-        b = slot
-    else:
-        b = count % 2
-    dq = _dq_of_both_halves(ds, ds_tiles, k_tiles, b, cid, HEAD_DIM)
-    dq = tlx.async_dot_wait(0, dq)
-    dk = tlx.async_dot_wait(0, dk)
-    dv = tlx.async_dot_wait(0, dv)
-    tlx.barrier_arrive(empty)  # Q, dO, LSE, delta (and the dS^T over dO) are read
-    dq = dq * sm_scale
-    if not DQ_DEFER:
-        _red_add(_dq_ptrs(dq_ptr, row, cid, HEAD_DIM, BLOCK_M), dq)
-    return dk, dv, dq
-
-
-@triton.jit
-def _dq_reduce(ds, ds_tiles, dq_tiles, k_mine, dk, dv, empty, desc_dq, row, sm_scale, cid: tl.constexpr,
-               HEAD_DIM: tl.constexpr):
-    """DQ_TMA: this consumer's whole dQ partial for the Q block, dS_c K_c
-    (its 64 K rows: no other consumer's dS^T needed, no named barrier), 64
-    columns at a time (32 accumulator registers, not 64 at head dim 128),
-    each staged in an fp32 tile and added to dQ by a TMA reduce-add. dS^T
-    lies over the first chunk's tile: written once the last step's
-    reduces have read it, and that chunk is computed last."""
-    CHUNKS: tl.constexpr = HEAD_DIM // 64
-    ds_mine = ds_tiles[cid]
-    tlx.async_descriptor_store_wait(0)
-    tlx.local_store(ds_mine, ds)
-    tlx.fence_async_shared()
-    dk = tlx.async_dot_wait(0, dk)  # frees P^T's and dS^T's registers (dV's and dK's A) for dQ's accumulator
-    dv = tlx.async_dot_wait(0, dv)
-    tlx.barrier_arrive(empty)  # Q, dO, LSE, delta are read
-    for j in tl.static_range(CHUNKS - 1, -1, -1):
-        dq = tlx.async_dot(tlx.local_trans(ds_mine), tlx.local_slice(k_mine, [0, j * 64], [64, 64]))
-        dq = tlx.async_dot_wait(0, dq)
-        tlx.local_store(dq_tiles[cid * CHUNKS + j], dq * sm_scale)
-        tlx.fence_async_shared()
-        tlx.async_descriptor_store(desc_dq, dq_tiles[cid * CHUNKS + j], [row, j * 64], store_reduce="add")
-    return dk, dv
-
-
-@triton.jit
-def _dq_halves(ds, ds_tiles, dq_tiles, k_tiles, dk, dv, empty, desc_dq, row, sm_scale, count, cid: tl.constexpr,
-               HEAD_DIM: tl.constexpr):
-    """DQ_HALVES: consumer cid's half of dQ's columns from both consumers'
-    dS^T (double-buffered; a named barrier once both are written), added to
-    dQ by one TMA reduce-add: half _dq_reduce's reduce traffic."""
-    dq = _dq_of_both_halves(ds, ds_tiles, k_tiles, count % 2, cid, HEAD_DIM)
-    dk = tlx.async_dot_wait(2, dk)  # dV's and dK's wgmmas, issued before dQ's two, have read Q and dO
-    dv = tlx.async_dot_wait(2, dv)
-    tlx.barrier_arrive(empty)  # Q, dO, LSE, delta are read
-    dq = tlx.async_dot_wait(0, dq)
-    tlx.async_descriptor_store_wait(0)  # the last step's reduce-add has read the dQ tile
-    dq_mine = dq_tiles[cid]
-    tlx.local_store(dq_mine, dq * sm_scale)
-    tlx.fence_async_shared()
-    tlx.async_descriptor_store(desc_dq, dq_mine, [row, cid * (HEAD_DIM // 2)], store_reduce="add")
-    return dk, dv
 
 
 @triton.jit
@@ -272,39 +168,6 @@ def _opaque_zero(step):
     """0, computed at each step: buffers indexed by it get their wgmma descriptors made in the loop; constant
     indices have them hoisted before it, 64 bits each, and spilled at head dim 128 (dQ turns: 352 bytes)."""
     return tl.inline_asm_elementwise("mov.u32 $0, 0;", "=r,r", [step], dtype=tl.int32, is_pure=True, pack=1)
-
-
-@triton.jit
-def _dq_turns(ds, ds_tiles, dq_tile, k_tiles, dk, dv, empty, desc_dq, row, sm_scale, count, zero, b: tl.constexpr,
-              cid: tl.constexpr):
-    """DQ_TURNS: the consumers take turns (by the Q block's parity) computing
-    its whole dQ = dS_0 K_0 + dS_1 K_1 from both halves of dS^T, one wgmma
-    chain as wide as the head, staged in the fp32 dQ tile and added by one
-    TMA reduce-add. The other consumer only arrives: its dS^T half is
-    written, and its own last reduce-add has read the dQ tile (named
-    barriers 9 and 10 by parity, so that it cannot run a turn ahead). zero:
-    the step's _opaque_zero."""
-    buf = count % 2  # == b, computed: see _opaque_zero
-    tlx.local_store(ds_tiles[buf * 2 + cid], ds)
-    tlx.fence_async_shared()
-    if b == cid:
-        tlx.named_barrier_wait(9 + b, 256)
-        dk = tlx.async_dot_wait(0, dk)  # frees P^T's and dS^T's registers for dQ's accumulator
-        dv = tlx.async_dot_wait(0, dv)
-        tlx.barrier_arrive(empty)  # Q, dO, LSE, delta are read
-        dq = tlx.async_dot(tlx.local_trans(ds_tiles[buf * 2]), k_tiles[zero])
-        dq = tlx.async_dot(tlx.local_trans(ds_tiles[buf * 2 + 1]), k_tiles[zero + 1], dq)
-        dq = tlx.async_dot_wait(0, dq)
-        tlx.local_store(dq_tile, dq * sm_scale)
-        tlx.fence_async_shared()
-        tlx.async_descriptor_store(desc_dq, dq_tile, [row, 0], store_reduce="add")
-    else:
-        tlx.async_descriptor_store_wait(0)  # this consumer's last reduce-add has read the dQ tile
-        tlx.named_barrier_arrive(9 + b, 256)
-        dk = tlx.async_dot_wait(0, dk)
-        dv = tlx.async_dot_wait(0, dv)
-        tlx.barrier_arrive(empty)
-    return dk, dv
 
 
 @triton.jit
@@ -354,7 +217,7 @@ def _consume(cid: tl.constexpr, q_tiles, do_tiles, ds_tiles, dq_tiles, k_tiles, 
         count += TRIP
     if DQ_DEFER:
         if count > 0:
-            _red_add(_dq_ptrs(dq_ptr, row0 + hi - BLOCK_M, cid, HEAD_DIM, BLOCK_M), dq)
+            red_add(dq_ptrs(dq_ptr, row0 + hi - BLOCK_M, cid, HEAD_DIM, BLOCK_M), dq)
     _store_dkdv(dk, dv, desc_dk, desc_dv, k_tiles, v_tiles, dk_tiles, dv_tiles, row0, n0, sm_scale, cid, ALIAS, dtype,
                 DQ_TMA and not (DQ_HALVES or DQ_TURNS))
 
@@ -379,7 +242,6 @@ def attn_bwd_kernel(sm_scale, lse_ptr, delta_ptr, dq_ptr, desc_q, desc_k, desc_v
     """Program (n, bh): dK, dV of K/V rows [128 n, 128 (n + 1)) of head bh and their share of the fp32 dQ (DQ_TMA:
     dq_ptr a descriptor; LSE_SMEM: lse_ptr, delta_ptr descriptors of (rows / 8, 8) views, loaded with Q, dO)."""
     HALF: tl.constexpr = 64
-    DQ_SWIZZLE: tl.constexpr = 32 if HEAD_DIM == 64 else 128  # in 128-byte rows, rows r and r ^ 1 share banks
     dtype: tl.constexpr = tlx.dtype_of(desc_q)
     tl.static_assert(not DS_OVER_DO or ALIAS, "DS_OVER_DO lays dS over dO: it needs ALIAS")
     _static_checks(DS_OVER_DO, DQ_DEFER, DQ_TMA, DQ_HALVES, DQ_TURNS, BLOCK_M)
@@ -393,8 +255,8 @@ def attn_bwd_kernel(sm_scale, lse_ptr, delta_ptr, dq_ptr, desc_q, desc_k, desc_v
         do_tiles = tlx.local_alloc((BLOCK_M, HEAD_DIM), dtype, STAGES)
     if DQ_HALVES:  # consumer c's fp32 tile of half of dQ's columns; dS^T double-buffered below
         dq_tiles = tlx.local_alloc((BLOCK_M, HEAD_DIM // 2), tl.float32, 2)
-    if DQ_TURNS:  # the Q block's fp32 dQ tile (at 64 in 8-column TMA boxes); dS^T double-buffered below
-        dq_tiles = tlx.local_alloc((BLOCK_M, HEAD_DIM), tl.float32, 1, layout=tlx.nv_mma_shared_layout(DQ_SWIZZLE))[0]
+    if DQ_TURNS:  # the Q block's fp32 dQ tile, rows in rows_over_all_banks's order; dS^T double-buffered below
+        dq_tiles = tlx.local_alloc((BLOCK_M, HEAD_DIM), tl.float32, 1)[0]
     if DQ_TMA and not (DQ_HALVES or DQ_TURNS):  # consumer c's fp32 dQ tiles [c * D / 64 + j], dS^T over the first
         dq_spec = tlx.storage_alias_spec(storage=tlx.storage_kind.smem)
         dq_tiles = tlx.local_alloc((BLOCK_M, 64), tl.float32, 2 * (HEAD_DIM // 64), reuse=dq_spec)
@@ -518,6 +380,10 @@ def attention_backward(q, k, v, o, do, lse, causal=False, sm_scale=None, alias=T
                                               CONSUMER_REGISTERS=consumer_registers, LSE_SMEM=lse_smem,
                                               DQ_DEFER=dq_defer, DQ_TMA=dq_tma, THREAD_ARRIVES=thread_arrives,
                                               DQ_HALVES=dq_halves, DQ_TURNS=dq_turns, num_warps=4, num_stages=1)
+    if dq_turns:  # row 8 g + 2 l + h of the fp32 dQ holds dQ's row 8 g + 4 h + l (rows_over_all_banks)
+        out = torch.empty_like(q)
+        out.view(Z, H, N_CTX // 8, 2, 4, HEAD_DIM).copy_(dq.view(Z, H, N_CTX // 8, 4, 2, HEAD_DIM).transpose(3, 4))
+        return out, dk, dv
     return dq.to(q.dtype), dk, dv
 
 

@@ -8,12 +8,13 @@ dim 128; dQ by TMA reduce-adds (a candidate) goes without the named
 barriers, its dS^T over its dQ tiles, within 227 KiB at head dim 128, and
 adds no spills at 64; dQ halves (the default) reduce-add one half-width
 tile a consumer, fit 227 KiB at head dim 128 only aliased and spill least;
-dQ turns (the default at head dim 64) sync a consumer once every other
-step and arrive otherwise, reduce-add one Q block's whole dQ a step and do
-not spill; attention_backward's options resolve to their defaults and
+dQ turns (the default) sync a consumer once every other step and arrive
+otherwise, reduce-add one Q block's whole dQ a step, store it into its tile
+without bank conflicts and do not spill; attention_backward's options resolve to their defaults and
 refuse what does not go together; and the mutation suite (each wait, arrive and fence removed
 in turn, as test_hazards_mutations.py does for the other examples) reports
 every race."""
+import json
 import os
 import re
 import subprocess
@@ -256,6 +257,48 @@ def test_dq_turns_sync_once_every_other_step(head_dim):
     tiles = re.findall(rf"ttng\.async_tma_reduce add, .*!ttg\.memdesc<64x{head_dim}xf32", ttgir)
     assert len(tiles) == len(re.findall(r"ttng\.async_tma_reduce", ttgir)) == 2  # one a consumer
     assert _named_barriers(kernel) == 4 and _named_barriers(kernel, "arrive") == 2
+
+
+def _half_warp_banks(lane_bases, columns):
+    """The 4-byte banks the 16 lanes of each half-warp hit with their first
+    64-bit store (two adjacent columns) into an fp32 tile of 128-byte
+    swizzle (32-column boxes; 16-byte chunk c of row r at chunk c ^ r % 8),
+    given the stored layout's lane bases [(row, column), ...]."""
+    halves = []
+    for half in (range(16), range(16, 32)):
+        banks = []
+        for lane in half:
+            row = col = 0
+            for bit, (r, c) in enumerate(lane_bases):
+                if lane >> bit & 1:
+                    row, col = row ^ r, col ^ c
+            for word in (col, col + 1):
+                box, byte = divmod(word * 4, 128)
+                offset = box * 64 * 128 + row * 128 + ((byte // 16) ^ (row % 8)) * 16 + byte % 16
+                banks.append(offset // 4 % 32)
+        halves.append(banks)
+    assert columns % 32 == 0
+    return halves
+
+
+@pytest.mark.parametrize("head_dim", [64, 128])
+def test_dq_turns_tile_stores_fill_every_bank(head_dim):
+    """add_dq_turns stores dQ into its 128-byte-swizzled fp32 tile in
+    rows_over_all_banks's order: each half-warp's 64-bit stores hit all 32
+    banks once. In the accumulator's own order (lane bits 2-4 rows 1, 2, 4)
+    rows r and r ^ 1 share banks: 16 of 32, a 2-way conflict."""
+    ttgir = fab.compile_for_sm90(head_dim, **TURNS).asm["ttgir"]
+    stores = re.findall(rf"ttg\.local_store %\S+, %\S+ : tensor<64x{head_dim}xf32, #(\w+)> -> "
+                        rf"!ttg\.memdesc<64x{head_dim}xf32, #(\w+)", ttgir)
+    assert stores and len(set(stores)) == 1, stores
+    layout, shared = stores[0]
+    assert re.search(rf"^#{shared} = #ttg\.nvmma_shared<{{swizzlingByteWidth = 128, transposed = false, "
+                     rf"elementBitWidth = 32}}>", ttgir, re.M)
+    lanes = re.search(rf"^#{layout} = #ttg\.linear<{{.*lane = (\[\[.*?\]\])", ttgir, re.M).group(1)
+    lane_bases = [tuple(b) for b in json.loads(lanes)]
+    assert [len(set(banks)) for banks in _half_warp_banks(lane_bases, head_dim)] == [32, 32]
+    accumulator = [(0, 2), (0, 4), (1, 0), (2, 0), (4, 0)]
+    assert [len(set(banks)) for banks in _half_warp_banks(accumulator, head_dim)] == [16, 16]
 
 
 @pytest.mark.parametrize("ways", [HALVES, TURNS], ids=["dq_halves", "dq_turns"])
