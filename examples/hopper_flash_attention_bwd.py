@@ -61,6 +61,17 @@ def _bwd_preprocess(o_ptr, do_ptr, delta_ptr, HEAD_DIM: tl.constexpr, ROWS: tl.c
 
 
 @triton.jit
+def _dq_rows_back(dq_ptr, out_ptr, HEAD_DIM: tl.constexpr, ROWS: tl.constexpr):
+    """out = the fp32 dQ in out's dtype, its rows back in order: row 8 g + 2 l + h holds dQ's row 8 g + 4 h + l
+    (rows_over_all_banks). As fast as a plain conversion; torch's strided copy took twice as long."""
+    rows = tl.program_id(0) * ROWS + tl.arange(0, ROWS)
+    held_in = rows - rows % 8 + rows % 4 * 2 + rows // 4 % 2
+    cols = tl.arange(0, HEAD_DIM)[None, :]
+    dq = tl.load(dq_ptr + held_in[:, None] * HEAD_DIM + cols)
+    tl.store(out_ptr + rows[:, None] * HEAD_DIM + cols, dq.to(out_ptr.dtype.element_ty))
+
+
+@triton.jit
 def _q_range(n0, N_CTX, CAUSAL: tl.constexpr):
     """The Q rows that see K/V rows [n0, n0 + BLOCK_N): causal, from n0 on."""
     if CAUSAL:
@@ -380,11 +391,11 @@ def attention_backward(q, k, v, o, do, lse, causal=False, sm_scale=None, alias=T
                                               CONSUMER_REGISTERS=consumer_registers, LSE_SMEM=lse_smem,
                                               DQ_DEFER=dq_defer, DQ_TMA=dq_tma, THREAD_ARRIVES=thread_arrives,
                                               DQ_HALVES=dq_halves, DQ_TURNS=dq_turns, num_warps=4, num_stages=1)
-    if dq_turns:  # row 8 g + 2 l + h of the fp32 dQ holds dQ's row 8 g + 4 h + l (rows_over_all_banks)
-        out = torch.empty_like(q)
-        out.view(Z, H, N_CTX // 8, 2, 4, HEAD_DIM).copy_(dq.view(Z, H, N_CTX // 8, 4, 2, HEAD_DIM).transpose(3, 4))
-        return out, dk, dv
-    return dq.to(q.dtype), dk, dv
+    if not dq_turns:
+        return dq.to(q.dtype), dk, dv
+    out = torch.empty_like(q)
+    _dq_rows_back[(rows // 64, )](dq, out, HEAD_DIM=HEAD_DIM, ROWS=64, num_warps=4)
+    return out, dk, dv
 
 
 _FUNCTION = []
