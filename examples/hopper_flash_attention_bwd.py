@@ -21,7 +21,7 @@ aliasing (ALIAS): the epilogue stages dK over K and dV over V (K and V
 are dead after the last Q block), and (DS_OVER_DO) dS lies over the dO
 slot it was computed from (dO is dead once dV and dP^T have read it), so
 deeper Q/dO rings fit.
-The budgets: docs/design/attention.md.
+The ways of dQ: hopper_flash_attention_bwd_dq.py. The budgets: docs/design/attention_backward.md.
 
     python examples/hopper_flash_attention_bwd.py   # compile for sm_90 here, print the memory map
     python benchmarks/attention_bwd.py              # on an H100/H200: speed against SDPA's backward
@@ -158,19 +158,19 @@ def _step(count, m, q_tiles, do_tiles, ds_tiles, dq_tiles, k_tiles, v_tiles, q_f
     dk = tlx.async_dot(ds, q_tiles[slot], dk)
     if DQ_TURNS:
         dk, dv = add_dq_turns(ds, ds_tiles, dq_tiles, k_tiles, dk, dv, empties[slot], dq_ptr, row0 + m, sm_scale,
-                           count, zero, PARITY, cid)
+                              count, zero, PARITY, cid)
         dq = dq_prev
     elif DQ_HALVES:
-        dk, dv = add_dq_halves(ds, ds_tiles, dq_tiles, k_tiles, dk, dv, empties[slot], dq_ptr, row0 + m, sm_scale, count,
-                            cid, HEAD_DIM)
+        dk, dv = add_dq_halves(ds, ds_tiles, dq_tiles, k_tiles, dk, dv, empties[slot], dq_ptr, row0 + m, sm_scale,
+                               count, cid, HEAD_DIM)
         dq = dq_prev
     elif DQ_TMA:
-        dk, dv = add_dq_partials(ds, ds_tiles, dq_tiles, k_mine, dk, dv, empties[slot], dq_ptr, row0 + m, sm_scale, cid,
-                            HEAD_DIM)
+        dk, dv = add_dq_partials(ds, ds_tiles, dq_tiles, k_mine, dk, dv, empties[slot], dq_ptr, row0 + m, sm_scale,
+                                 cid, HEAD_DIM)
         dq = dq_prev
     else:
-        dk, dv, dq = add_dq_atomics(ds, ds_tiles, k_tiles, dk, dv, empties[slot], dq_ptr, row0 + m, sm_scale, count, slot,
-                                 cid, HEAD_DIM, BLOCK_M, DS_OVER_DO, DQ_DEFER)
+        dk, dv, dq = add_dq_atomics(ds, ds_tiles, k_tiles, dk, dv, empties[slot], dq_ptr, row0 + m, sm_scale, count,
+                                    slot, cid, HEAD_DIM, BLOCK_M, DS_OVER_DO, DQ_DEFER)
     return dk, dv, dq
 
 
@@ -219,7 +219,8 @@ def _consume(cid: tl.constexpr, q_tiles, do_tiles, ds_tiles, dq_tiles, k_tiles, 
     count = 0
     dq = tl.zeros([BLOCK_M, HEAD_DIM // 2], dtype=tl.float32)  # DQ_DEFER: the last step's, still to add
     TRIP: tl.constexpr = 2 if DQ_TURNS else 1  # DQ_TURNS: two Q blocks a trip, whose dQ turn known when compiling
-    for m in range(lo, hi, TRIP * BLOCK_M):  # causal: every block masked (see "Tried" in docs/design/attention.md)
+    # causal: every block masked (see "Tried" in docs/design/attention_backward.md)
+    for m in range(lo, hi, TRIP * BLOCK_M):
         for t in tl.static_range(TRIP):
             dk, dv, dq = _step(count + t, m + t * BLOCK_M, q_tiles, do_tiles, ds_tiles, dq_tiles, k_tiles, v_tiles,
                                q_fulls, do_fulls, empties, dk, dv, dq, lse_ptr, delta_ptr, lse_tiles,
@@ -466,7 +467,8 @@ if __name__ == "__main__":
             block_m, stages, ds_over_do = default_config(head_dim, alias)
             kernel = compile_for_sm90(head_dim, alias=alias)
             print(f"HEAD_DIM={head_dim} ALIAS={alias}: BLOCK_N={BLOCK_N}, BLOCK_M={block_m}, {stages} Q/dO stages, "
-                  f"dS {'over dO' if ds_over_do else 'double-buffered'}, {kernel.metadata.shared} bytes of shared memory")
+                  f"dS {'over dO' if ds_over_do else 'double-buffered'}, {kernel.metadata.shared} bytes of shared "
+                  "memory")
             if alias:
                 tlx.print_memory_map(kernel)
         print()

@@ -1,5 +1,5 @@
 """The host side of examples/hopper_flash_attention_bwd.py that picks its
-configs: the defaults (measured on an H200: docs/design/attention.md), the
+configs: the defaults (measured on an H200: docs/design/attention_backward.md), the
 candidates the benchmark measures beside them, the shared-memory budget of a
 config, and attention_backward's options resolved and checked."""
 
@@ -10,7 +10,7 @@ BARRIER_BYTES = 1024  # what the mbarriers beside the buffers may take
 
 def default_config(head_dim, alias=True):
     """(BLOCK_M, STAGES, DS_OVER_DO): Q blocks of 64 rows and the deepest
-    Q/dO ring up to 4 that fits 227 KiB (docs/design/attention.md): at head
+    Q/dO ring up to 4 that fits 227 KiB (docs/design/attention_backward.md): at head
     dim 128 three stages aliased, two in the unaliased twin."""
     if head_dim <= 64:
         return 64, 4, False
@@ -99,7 +99,7 @@ def _check_options(head_dim, alias, block_m, stages, ds_over_do, lse_smem, dq_de
 
     if block_m != 64 and (block_m != 128 or head_dim > 64):
         refuse(f"block_m must be 64, or 128 at head dim 64, got {block_m}")
-    if block_m == 128 and dq_tma and not dq_halves:  # (with lse_smem it faults: docs/design/attention.md)
+    if block_m == 128 and dq_tma and not dq_halves:  # (with lse_smem it faults: docs/design/attention_backward.md)
         refuse("128-row Q blocks take dQ as halves (dq_halves) or by atomics")
     if ds_over_do and not alias:
         refuse("ds_over_do lays dS over the dO ring, which needs alias=True")

@@ -15,7 +15,8 @@ def red_add(ptrs, values):
     layout: tl.atomic_add would move the tile to a blocked layout through
     shared memory and fetch every old value."""
     tl.inline_asm_elementwise("red.global.add.v2.f32 [$2], {$4, $5};\n\tmov.b32 $0, 0;\n\tmov.b32 $1, 0;",
-                              "=r,=r,l,l,f,f", [ptrs.to(tl.int64, bitcast=True), values], dtype=tl.int32, is_pure=False, pack=2)
+                              "=r,=r,l,l,f,f", [ptrs.to(tl.int64, bitcast=True), values], dtype=tl.int32,
+                              is_pure=False, pack=2)
 
 
 @triton.jit
