@@ -38,7 +38,7 @@ import tlx_alias as tlx
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import hopper_flash_attention as fwd  # noqa: E402
 from hopper_flash_attention_bwd_dq import (  # noqa: E402
-    add_dq_atomics, add_dq_halves, add_dq_partials, add_dq_turns, dq_ptrs, red_add)
+    add_dq_atomics, add_dq_halves, add_dq_partials, add_dq_turns, dq_ptrs, dq_rows_back, red_add)
 from hopper_flash_attention_bwd_config import (  # noqa: E402,F401  (the config's names, for callers)
     BARRIER_BYTES, BLOCK_N, CANDIDATES, SMEM_LIMIT, default_config, dq_tile_columns, resolve_options, smem_bytes)
 
@@ -58,17 +58,6 @@ def _bwd_preprocess(o_ptr, do_ptr, delta_ptr, HEAD_DIM: tl.constexpr, ROWS: tl.c
     o = tl.load(o_ptr + offs).to(tl.float32)
     do = tl.load(do_ptr + offs).to(tl.float32)
     tl.store(delta_ptr + rows, tl.sum(o * do, 1))
-
-
-@triton.jit
-def _dq_rows_back(dq_ptr, out_ptr, HEAD_DIM: tl.constexpr, ROWS: tl.constexpr):
-    """out = the fp32 dQ in out's dtype, its rows back in order: row 8 g + 2 l + h holds dQ's row 8 g + 4 h + l
-    (rows_over_all_banks). As fast as a plain conversion; torch's strided copy took twice as long."""
-    rows = tl.program_id(0) * ROWS + tl.arange(0, ROWS)
-    held_in = rows - rows % 8 + rows % 4 * 2 + rows // 4 % 2
-    cols = tl.arange(0, HEAD_DIM)[None, :]
-    dq = tl.load(dq_ptr + held_in[:, None] * HEAD_DIM + cols)
-    tl.store(out_ptr + rows[:, None] * HEAD_DIM + cols, dq.to(out_ptr.dtype.element_ty))
 
 
 @triton.jit
@@ -395,7 +384,7 @@ def attention_backward(q, k, v, o, do, lse, causal=False, sm_scale=None, alias=T
     if not dq_turns:
         return dq.to(q.dtype), dk, dv
     out = torch.empty_like(q)
-    _dq_rows_back[(rows // 64, )](dq, out, HEAD_DIM=HEAD_DIM, ROWS=64, num_warps=4)
+    dq_rows_back[(rows // 64, )](dq, out, HEAD_DIM=HEAD_DIM, ROWS=64, num_warps=4)
     return out, dk, dv
 
 

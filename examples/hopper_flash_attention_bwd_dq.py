@@ -119,10 +119,21 @@ def rows_over_all_banks(dq):
     """dQ's row 8 g + 4 h + l as the tile's row 8 g + 2 l + h (a relabelling of registers, no data moves). A
     half-warp's 64-bit stores from the wgmma accumulator cover rows l = 0..3 of a group of 8: in dQ's order the
     128-byte swizzle puts rows r and r ^ 1 on the same banks (2-way conflicts), here rows 0, 2, 4, 6 of the
-    swizzle's 8 phases fill all 32. attention_backward puts the rows back when converting dQ."""
+    swizzle's 8 phases fill all 32. dq_rows_back puts the rows back when converting dQ."""
     M: tl.constexpr = dq.shape[0]
     D: tl.constexpr = dq.shape[1]
     return tl.reshape(tl.permute(tl.reshape(dq, [M // 8, 2, 4, D]), [0, 2, 1, 3]), [M, D])
+
+
+@triton.jit
+def dq_rows_back(dq_ptr, out_ptr, HEAD_DIM: tl.constexpr, ROWS: tl.constexpr):
+    """rows_over_all_banks undone: out = the fp32 dQ in out's dtype, ROWS rows a program, its row 8 g + 4 h + l
+    read from row 8 g + 2 l + h. As fast as a plain conversion; torch's strided copy took twice as long."""
+    rows = tl.program_id(0) * ROWS + tl.arange(0, ROWS)
+    held_in = rows - rows % 8 + rows % 4 * 2 + rows // 4 % 2
+    cols = tl.arange(0, HEAD_DIM)[None, :]
+    dq = tl.load(dq_ptr + held_in[:, None] * HEAD_DIM + cols)
+    tl.store(out_ptr + rows[:, None] * HEAD_DIM + cols, dq.to(out_ptr.dtype.element_ty))
 
 
 @triton.jit
