@@ -1,13 +1,14 @@
 """Flash-attention backward on Hopper, in one run: the aliased example
-(examples/hopper_flash_attention_bwd.py, its default config, dQ halves, and
-each of its CANDIDATES: LSE/delta through the ring with the atomics, at head
-dim 64 also dQ's atomics deferred a step, dQ by each consumer's whole-width
-TMA reduce-add, leader arrives), its unaliased twin, and torch SDPA's backward
+(examples/hopper_flash_attention_bwd.py, its default config and each of its
+CANDIDATES, or those --candidates names: LSE/delta through the ring with the
+atomics, at head dim 64 also dQ's atomics deferred a step, dQ by each
+consumer's whole-width TMA reduce-add, leader arrives, dQ halves, causal Q
+blocks ascending), its unaliased twin, and torch SDPA's backward
 (the backend torch dispatches to, named in the output from the kernels a
 profiler sees; --backends adds each SDPA backend forced on its own;
 without --quick, also the 4-deep Q/dO ring with dS over dO at head dim 128).
 
-    python benchmarks/attention_bwd.py [--quick] [--backends] [--out bwd.jsonl]
+    python benchmarks/attention_bwd.py [--quick] [--backends] [--candidates NAME ...] [--out bwd.jsonl]
 
 Shapes: N in {1024, 4096, 16384} with batch * N = 16384 tokens, 32 heads,
 head dims {64, 128}, causal and not, bf16 (--dtype fp16). Our backward's time holds
@@ -41,8 +42,9 @@ def shapes(quick):
                 yield TOKENS // n, HEADS, n, d, causal
 
 
-def providers(backends, quick=False):
-    """name -> (make(q, k, v, o, do, lse, causal) -> a function timing one backward, head dims)."""
+def providers(backends, quick=False, candidates=None):
+    """name -> (make(q, k, v, o, do, lse, causal) -> a function timing one backward, head dims); candidates: the
+    names of fab.CANDIDATES to time (None: all)."""
     import torch
     sys.path.insert(0, os.path.join(ROOT, "examples"))
     import hopper_flash_attention_bwd as fab
@@ -68,7 +70,12 @@ def providers(backends, quick=False):
         return make
 
     out = {"tlx_alias aliased (default config)": (ours(alias=True), (64, 128))}
+    unknown = set(candidates or ()) - set(fab.CANDIDATES)
+    if unknown:
+        sys.exit(f"attention_bwd.py: no candidates named {sorted(unknown)} (there are {sorted(fab.CANDIDATES)})")
     for name, (options, dims) in fab.CANDIDATES.items():
+        if candidates is not None and name not in candidates:
+            continue
         out[f"tlx_alias aliased, {name}"] = (ours(alias=True, **options), dims)
     if not quick:
         out["tlx_alias aliased, 4 Q/dO stages, dS over dO"] = (ours(alias=True, stages=4, ds_over_do=True), (128, ))
@@ -159,6 +166,8 @@ def main():
     parser.add_argument("--dtype", choices=("bf16", "fp16"), default="bf16")
     parser.add_argument("--rounds", type=int, default=None)
     parser.add_argument("--out", help="append the results as JSON lines to this file")
+    parser.add_argument("--candidates", nargs="*", metavar="NAME",
+                        help="only these of the example's CANDIDATES (none: the default, the twin and SDPA)")
     args = parser.parse_args()
     import torch
     import triton
@@ -180,7 +189,7 @@ def main():
     emit(dict(device=props.name, sms=props.multi_processor_count, torch=torch.__version__,
               triton=triton.__version__, sdpa_kernels=sdpa_backend(q, q, q, q, False),
               sdpa_kernels_causal=sdpa_backend(q, q, q, q, True)))
-    table = providers(args.backends, args.quick)
+    table = providers(args.backends, args.quick, args.candidates)
     rows = []
     for z, h, n, d, causal in shapes(args.quick):
         rows += run_shape(z, h, n, d, causal, dtype, table, rounds, emit)

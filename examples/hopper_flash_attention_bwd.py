@@ -4,8 +4,10 @@ forward (which saves the log-sum-exp).
 
 Each program owns BLOCK_N = 128 rows of K and V (one 64-row half per
 consumer warp group), keeps them in shared memory and runs over the Q
-blocks that see them. A producer warp group loads K/V once and a ring of
-Q and dO tiles with TMA; each consumer computes, per Q block of BLOCK_M rows,
+blocks that see them (causal: from the last down, so that a head's
+programs read the same Q blocks together and end on the diagonal). A
+producer warp group loads K/V once and a ring of Q and dO tiles with TMA;
+each consumer computes, per Q block of BLOCK_M rows,
 
     S^T  = K_c Q^T          P^T = exp(S^T * scale - LSE)       (wgmma, SS)
     dP^T = V_c dO^T         dS^T = P^T (dP^T - delta)           (wgmma, SS)
@@ -40,7 +42,8 @@ import hopper_flash_attention as fwd  # noqa: E402
 from hopper_flash_attention_bwd_dq import (  # noqa: E402
     add_dq_atomics, add_dq_halves, add_dq_partials, add_dq_turns, dq_ptrs, dq_rows_back, red_add)
 from hopper_flash_attention_bwd_config import (  # noqa: E402,F401  (the config's names, for callers)
-    BARRIER_BYTES, BLOCK_N, CANDIDATES, SMEM_LIMIT, default_config, dq_tile_columns, resolve_options, smem_bytes)
+    BARRIER_BYTES, BLOCK_N, CANDIDATES, SMEM_LIMIT, default_config, dq_tile_columns, resolve_options,
+    resolve_q_order, smem_bytes)
 
 LOG2E = 1.4426950408889634
 
@@ -72,31 +75,53 @@ def _q_range(n0, N_CTX, CAUSAL: tl.constexpr):
 @triton.jit
 def _load(desc_q, desc_do, desc_k, desc_v, q_tiles, do_tiles, k_tiles, v_tiles, q_fulls, do_fulls, empties, kv_full,
           row0, n0, lo, hi, HEAD_DIM: tl.constexpr, BLOCK_M: tl.constexpr, STAGES: tl.constexpr,
-          dtype: tl.constexpr, desc_lse, desc_delta, lse_tiles, delta_tiles, LSE_SMEM: tl.constexpr):
+          dtype: tl.constexpr, desc_lse, desc_delta, lse_tiles, delta_tiles, LSE_SMEM: tl.constexpr,
+          DESCENDING: tl.constexpr, TRIP: tl.constexpr, PEEL: tl.constexpr):
     """The producer: the program's K/V halves once, then Q and dO of each
-    Q block into the ring (a slot goes back once both consumers are done);
-    LSE_SMEM: the block's LSE with its Q, delta with its dO (one
-    expect_bytes per barrier: it is an arrive, the barriers count one)."""
+    Q block into the ring (a slot goes back once both consumers are done),
+    in the consumers' order and loop shape (TRIP blocks a trip, PEEL trips
+    after the loop: the hazard analysis, which cannot know the trip count,
+    then runs both loops alike)."""
     ELEM: tl.constexpr = tlx.size_of(dtype)
-    VEC: tl.constexpr = BLOCK_M * 4 if LSE_SMEM else 0
     HALF: tl.constexpr = 64
+    STEP: tl.constexpr = -BLOCK_M if DESCENDING else BLOCK_M
     tlx.barrier_expect_bytes(kv_full, 4 * HALF * HEAD_DIM * ELEM)
     for c in tl.static_range(2):
         tlx.async_descriptor_load(desc_k, k_tiles[c], [row0 + n0 + c * HALF, 0], kv_full)
         tlx.async_descriptor_load(desc_v, v_tiles[c], [row0 + n0 + c * HALF, 0], kv_full)
     count = 0
-    for m in range(lo, hi, BLOCK_M):
-        slot, phase = _ring(count, STAGES)
+    m = hi - BLOCK_M if DESCENDING else lo
+    for _ in range(lo + PEEL * TRIP * BLOCK_M, hi, TRIP * BLOCK_M):
+        _load_trip(desc_q, desc_do, q_tiles, do_tiles, q_fulls, do_fulls, empties, row0 + m, count, HEAD_DIM,
+                   BLOCK_M, STAGES, ELEM, desc_lse, desc_delta, lse_tiles, delta_tiles, LSE_SMEM, TRIP, STEP)
+        count += TRIP
+        m += TRIP * STEP
+    for _ in tl.static_range(PEEL):
+        _load_trip(desc_q, desc_do, q_tiles, do_tiles, q_fulls, do_fulls, empties, row0 + m, count, HEAD_DIM,
+                   BLOCK_M, STAGES, ELEM, desc_lse, desc_delta, lse_tiles, delta_tiles, LSE_SMEM, TRIP, STEP)
+        count += TRIP
+        m += TRIP * STEP
+
+
+@triton.jit
+def _load_trip(desc_q, desc_do, q_tiles, do_tiles, q_fulls, do_fulls, empties, row, count, HEAD_DIM: tl.constexpr,
+               BLOCK_M: tl.constexpr, STAGES: tl.constexpr, ELEM: tl.constexpr, desc_lse, desc_delta, lse_tiles,
+               delta_tiles, LSE_SMEM: tl.constexpr, TRIP: tl.constexpr, STEP: tl.constexpr):
+    """Q and dO of TRIP Q blocks from row on (STEP rows apart) into the
+    ring's next slots; LSE_SMEM: each block's LSE with its Q, delta with its
+    dO (one expect_bytes per barrier: it is an arrive, the barriers count one)."""
+    VEC: tl.constexpr = BLOCK_M * 4 if LSE_SMEM else 0
+    for t in tl.static_range(TRIP):
+        slot, phase = _ring(count + t, STAGES)
         tlx.barrier_wait(empties[slot], phase ^ 1)
         tlx.barrier_expect_bytes(q_fulls[slot], BLOCK_M * HEAD_DIM * ELEM + VEC)
-        tlx.async_descriptor_load(desc_q, q_tiles[slot], [row0 + m, 0], q_fulls[slot])
+        tlx.async_descriptor_load(desc_q, q_tiles[slot], [row + t * STEP, 0], q_fulls[slot])
         if LSE_SMEM:
-            tlx.async_descriptor_load(desc_lse, lse_tiles[slot], [(row0 + m) // 8, 0], q_fulls[slot])
+            tlx.async_descriptor_load(desc_lse, lse_tiles[slot], [(row + t * STEP) // 8, 0], q_fulls[slot])
         tlx.barrier_expect_bytes(do_fulls[slot], BLOCK_M * HEAD_DIM * ELEM + VEC)
-        tlx.async_descriptor_load(desc_do, do_tiles[slot], [row0 + m, 0], do_fulls[slot])
+        tlx.async_descriptor_load(desc_do, do_tiles[slot], [row + t * STEP, 0], do_fulls[slot])
         if LSE_SMEM:
-            tlx.async_descriptor_load(desc_delta, delta_tiles[slot], [(row0 + m) // 8, 0], do_fulls[slot])
-        count += 1
+            tlx.async_descriptor_load(desc_delta, delta_tiles[slot], [(row + t * STEP) // 8, 0], do_fulls[slot])
 
 
 @triton.jit
@@ -196,9 +221,9 @@ def _consume(cid: tl.constexpr, q_tiles, do_tiles, ds_tiles, dq_tiles, k_tiles, 
              lo, hi, sm_scale, HEAD_DIM: tl.constexpr, BLOCK_M: tl.constexpr, STAGES: tl.constexpr,
              CAUSAL: tl.constexpr, ALIAS: tl.constexpr, DS_OVER_DO: tl.constexpr, dtype: tl.constexpr,
              LSE_SMEM: tl.constexpr, DQ_DEFER: tl.constexpr, DQ_TMA: tl.constexpr, DQ_HALVES: tl.constexpr,
-             DQ_TURNS: tl.constexpr = False):
+             DQ_TURNS: tl.constexpr, DESCENDING: tl.constexpr, TRIP: tl.constexpr, PEEL: tl.constexpr):
     """Consumer cid: K/V rows [n0 + 64 cid, n0 + 64 (cid + 1)) against every
-    Q block from lo to hi."""
+    Q block from lo to hi (DESCENDING: from hi down, as _load loads them)."""
     HALF: tl.constexpr = 64
     qk_scale = sm_scale * 1.4426950408889634
     offs_n = n0 + cid * HALF + tl.arange(0, HALF)
@@ -207,15 +232,27 @@ def _consume(cid: tl.constexpr, q_tiles, do_tiles, ds_tiles, dq_tiles, k_tiles, 
     tlx.barrier_wait(kv_full, 0)
     count = 0
     dq = tl.zeros([BLOCK_M, HEAD_DIM // 2], dtype=tl.float32)  # DQ_DEFER: the last step's, still to add
-    TRIP: tl.constexpr = 2 if DQ_TURNS else 1  # DQ_TURNS: two Q blocks a trip, whose dQ turn known when compiling
-    # causal: every block masked (see "Tried" in docs/design/attention_backward.md)
-    for m in range(lo, hi, TRIP * BLOCK_M):
+    # causal ascending: every block masked (see "Tried" in docs/design/attention_backward.md); descending: the
+    # PEEL trips of the diagonal's blocks after the loop, masked, the loop's without a mask (it spills otherwise)
+    STEP: tl.constexpr = -BLOCK_M if DESCENDING else BLOCK_M
+    m = hi - BLOCK_M if DESCENDING else lo
+    for _ in range(lo + PEEL * TRIP * BLOCK_M, hi, TRIP * BLOCK_M):
         for t in tl.static_range(TRIP):
-            dk, dv, dq = _step(count + t, m + t * BLOCK_M, q_tiles, do_tiles, ds_tiles, dq_tiles, k_tiles, v_tiles,
+            dk, dv, dq = _step(count + t, m + t * STEP, q_tiles, do_tiles, ds_tiles, dq_tiles, k_tiles, v_tiles,
                                q_fulls, do_fulls, empties, dk, dv, dq, lse_ptr, delta_ptr, lse_tiles,
                                delta_tiles, dq_ptr, row0, offs_n, qk_scale, sm_scale, cid, HEAD_DIM, BLOCK_M, STAGES,
-                               CAUSAL, DS_OVER_DO, dtype, LSE_SMEM, DQ_DEFER, DQ_TMA, DQ_HALVES, DQ_TURNS, t)
+                               CAUSAL and not DESCENDING, DS_OVER_DO, dtype, LSE_SMEM, DQ_DEFER, DQ_TMA, DQ_HALVES,
+                               DQ_TURNS, t)
         count += TRIP
+        m += TRIP * STEP
+    for _ in tl.static_range(PEEL):
+        for t in tl.static_range(TRIP):
+            dk, dv, dq = _step(count + t, m + t * STEP, q_tiles, do_tiles, ds_tiles, dq_tiles, k_tiles, v_tiles,
+                               q_fulls, do_fulls, empties, dk, dv, dq, lse_ptr, delta_ptr, lse_tiles,
+                               delta_tiles, dq_ptr, row0, offs_n, qk_scale, sm_scale, cid, HEAD_DIM, BLOCK_M, STAGES,
+                               True, DS_OVER_DO, dtype, LSE_SMEM, DQ_DEFER, DQ_TMA, DQ_HALVES, DQ_TURNS, t)
+        count += TRIP
+        m += TRIP * STEP
     if DQ_DEFER:
         if count > 0:
             red_add(dq_ptrs(dq_ptr, row0 + hi - BLOCK_M, cid, HEAD_DIM, BLOCK_M), dq)
@@ -225,12 +262,14 @@ def _consume(cid: tl.constexpr, q_tiles, do_tiles, ds_tiles, dq_tiles, k_tiles, 
 
 @triton.jit
 def _static_checks(DS_OVER_DO: tl.constexpr, DQ_DEFER: tl.constexpr, DQ_TMA: tl.constexpr,
-                   DQ_HALVES: tl.constexpr, DQ_TURNS: tl.constexpr, BLOCK_M: tl.constexpr):
+                   DQ_HALVES: tl.constexpr, DQ_TURNS: tl.constexpr, BLOCK_M: tl.constexpr,
+                   Q_DESCENDING: tl.constexpr):
     """The kernel's flags that do not go together (resolve_options refuses them on the host)."""
     tl.static_assert(not DQ_TMA or not (DS_OVER_DO or DQ_DEFER), "DQ_TMA goes without DS_OVER_DO and DQ_DEFER")
     tl.static_assert(not (DQ_HALVES or DQ_TURNS) or DQ_TMA, "DQ_HALVES and DQ_TURNS are ways of DQ_TMA")
     tl.static_assert(not (DQ_HALVES and DQ_TURNS), "DQ_HALVES and DQ_TURNS are two ways of dQ: one at a time")
     tl.static_assert(not DQ_TURNS or BLOCK_M == 64, "DQ_TURNS takes 64-row Q blocks")
+    tl.static_assert(not (Q_DESCENDING and DQ_DEFER), "DQ_DEFER adds the previous Q block's dQ: Q blocks ascending")
 
 
 @triton.jit
@@ -239,13 +278,13 @@ def attn_bwd_kernel(sm_scale, lse_ptr, delta_ptr, dq_ptr, desc_q, desc_k, desc_v
                     ALIAS: tl.constexpr, DS_OVER_DO: tl.constexpr = False, CONSUMER_REGISTERS: tl.constexpr = 240,
                     LSE_SMEM: tl.constexpr = False, DQ_DEFER: tl.constexpr = False, DQ_TMA: tl.constexpr = False,
                     THREAD_ARRIVES: tl.constexpr = True, DQ_HALVES: tl.constexpr = False,
-                    DQ_TURNS: tl.constexpr = False):
+                    DQ_TURNS: tl.constexpr = False, Q_DESCENDING: tl.constexpr = False):
     """Program (n, bh): dK, dV of K/V rows [128 n, 128 (n + 1)) of head bh and their share of the fp32 dQ (DQ_TMA:
     dq_ptr a descriptor; LSE_SMEM: lse_ptr, delta_ptr descriptors of (rows / 8, 8) views, loaded with Q, dO)."""
     HALF: tl.constexpr = 64
     dtype: tl.constexpr = tlx.dtype_of(desc_q)
     tl.static_assert(not DS_OVER_DO or ALIAS, "DS_OVER_DO lays dS over dO: it needs ALIAS")
-    _static_checks(DS_OVER_DO, DQ_DEFER, DQ_TMA, DQ_HALVES, DQ_TURNS, BLOCK_M)
+    _static_checks(DS_OVER_DO, DQ_DEFER, DQ_TMA, DQ_HALVES, DQ_TURNS, BLOCK_M, Q_DESCENDING)
     if DS_OVER_DO:  # dO slot s holds dS^T of both consumers once dV and dP^T have read it
         do_spec = tlx.storage_alias_spec(storage=tlx.storage_kind.smem)
         do_tiles = tlx.local_alloc((BLOCK_M, HEAD_DIM), dtype, STAGES, reuse=do_spec)
@@ -269,8 +308,7 @@ def attn_bwd_kernel(sm_scale, lse_ptr, delta_ptr, dq_ptr, desc_q, desc_k, desc_v
             dq_spec.set_buffer_overlap(tlx.reuse_group(dq_tiles, ds_tiles, group_type=tlx.reuse_group_type.shared))
     elif not DS_OVER_DO:  # dS^T double-buffered: consumer c's half of buffer b is ds_tiles[2 b + c]
         ds_tiles = tlx.local_alloc((HALF, BLOCK_M), dtype, 4)
-    if not DQ_TMA:
-        dq_tiles = ds_tiles  # unused
+    dq_tiles = dq_tiles if DQ_TMA else ds_tiles  # (unused without DQ_TMA)
     q_tiles = tlx.local_alloc((BLOCK_M, HEAD_DIM), dtype, STAGES)
     if ALIAS:  # dK staged over K, dV over V: both are dead after the last Q block
         k_spec = tlx.storage_alias_spec(storage=tlx.storage_kind.smem)
@@ -302,17 +340,19 @@ def attn_bwd_kernel(sm_scale, lse_ptr, delta_ptr, dq_ptr, desc_q, desc_k, desc_v
     n0 = tl.program_id(0) * 128
     row0 = tl.program_id(1) * N_CTX
     lo, hi = _q_range(n0, N_CTX, CAUSAL)
+    TRIP: tl.constexpr = 2 if DQ_TURNS else 1  # DQ_TURNS: two Q blocks a trip, whose dQ turn known when compiling
+    PEEL: tl.constexpr = 128 // (TRIP * BLOCK_M) if CAUSAL and Q_DESCENDING else 0  # the diagonal's BLOCK_N rows
     with tlx.async_tasks():
         with tlx.async_task("default"):
             _load(desc_q, desc_do, desc_k, desc_v, q_tiles, do_tiles, k_tiles, v_tiles, q_fulls, do_fulls, empties,
                   kv_full[0], row0, n0, lo, hi, HEAD_DIM, BLOCK_M, STAGES, dtype, lse_ptr, delta_ptr, lse_tiles,
-                  delta_tiles, LSE_SMEM)
+                  delta_tiles, LSE_SMEM, Q_DESCENDING, TRIP, PEEL)
         with tlx.async_task(num_warps=4, registers=CONSUMER_REGISTERS, replicate=2):
             cid: tl.constexpr = tlx.async_task_replica_id()
             _consume(cid, q_tiles, do_tiles, ds_tiles, dq_tiles, k_tiles, v_tiles, dk_tiles, dv_tiles, q_fulls,
                      do_fulls, empties, kv_full[0], lse_ptr, delta_ptr, lse_tiles, delta_tiles, dq_ptr, desc_dk,
                      desc_dv, row0, n0, lo, hi, sm_scale, HEAD_DIM, BLOCK_M, STAGES, CAUSAL, ALIAS, DS_OVER_DO, dtype,
-                     LSE_SMEM, DQ_DEFER, DQ_TMA, DQ_HALVES, DQ_TURNS)
+                     LSE_SMEM, DQ_DEFER, DQ_TMA, DQ_HALVES, DQ_TURNS, Q_DESCENDING, TRIP, PEEL)
 
 
 def _check(q, k, v, o, do, lse):
@@ -335,7 +375,7 @@ def _check(q, k, v, o, do, lse):
 
 def attention_backward(q, k, v, o, do, lse, causal=False, sm_scale=None, alias=True, block_m=None, stages=None,
                        ds_over_do=None, consumer_registers=240, lse_smem=None, dq_defer=False, dq_tma=None,
-                       thread_arrives=True, dq_halves=None, dq_turns=None):
+                       thread_arrives=True, dq_halves=None, dq_turns=None, q_descending=None):
     """(dQ, dK, dV) of softmax(Q K^T * sm_scale) V for (batch, heads, N,
     head_dim) fp16/bf16 tensors on a Hopper GPU, given the forward's output
     o, its log-sum-exp lse (natural log, float32) and the output's gradient
@@ -349,12 +389,16 @@ def attention_backward(q, k, v, o, do, lse, causal=False, sm_scale=None, alias=T
     lse_smem 1.15-1.18x dq_tma alone at head dim 128 on an H200); dq_turns
     (with dq_tma; by default where it fits, with lse_smem): the consumers
     take turns computing a Q block's whole dQ (1.06-1.08x dq_halves at head
-    dim 128, 1.02-1.05x at 64). resolve_options checks them (a ValueError
-    for what does not go together or does not fit)."""
+    dim 128, 1.02-1.05x at 64); q_descending (by default when causal and
+    not dq_defer): each program takes its Q blocks from the last down, so
+    that a causal head's programs read the same Q and dO blocks together
+    (1.02-1.04x ascending on an H200). resolve_options checks them (a
+    ValueError for what does not go together or does not fit)."""
     import torch
     from triton.tools.tensor_descriptor import TensorDescriptor
 
     _check(q, k, v, o, do, lse)
+    q_descending = resolve_q_order(causal, dq_defer, q_descending)
     Z, H, N_CTX, HEAD_DIM = q.shape
     block_m, stages, ds_over_do, lse_smem, dq_tma, dq_halves, dq_turns = resolve_options(
         HEAD_DIM, alias, block_m, stages, ds_over_do, lse_smem, dq_defer, dq_tma, dq_halves, dq_turns)
@@ -380,7 +424,8 @@ def attention_backward(q, k, v, o, do, lse, causal=False, sm_scale=None, alias=T
                                               ALIAS=alias, DS_OVER_DO=ds_over_do,
                                               CONSUMER_REGISTERS=consumer_registers, LSE_SMEM=lse_smem,
                                               DQ_DEFER=dq_defer, DQ_TMA=dq_tma, THREAD_ARRIVES=thread_arrives,
-                                              DQ_HALVES=dq_halves, DQ_TURNS=dq_turns, num_warps=4, num_stages=1)
+                                              DQ_HALVES=dq_halves, DQ_TURNS=dq_turns, Q_DESCENDING=q_descending,
+                                              num_warps=4, num_stages=1)
     if not dq_turns:
         return dq.to(q.dtype), dk, dv
     out = torch.empty_like(q)
@@ -428,15 +473,18 @@ def attention(q, k, v, causal=False, sm_scale=None, alias=True):
 
 def compile_for_sm90(head_dim=128, causal=False, alias=True, block_m=None, stages=None, ds_over_do=None, dtype="fp16",
                      consumer_registers=240, lse_smem=False, dq_defer=False, dq_tma=False, thread_arrives=True,
-                     dq_halves=False, dq_turns=False):
-    """The backward kernel compiled for sm_90 without a GPU."""
+                     dq_halves=False, dq_turns=False, q_descending=None):
+    """The backward kernel compiled for sm_90 without a GPU (q_descending: by
+    default as attention_backward takes it)."""
     from triton.backends.compiler import GPUTarget
+    q_descending = resolve_q_order(causal, dq_defer, q_descending)
     default_m, default_stages, default_ds = default_config(head_dim, alias)
     block_m = block_m or default_m
     constexprs = dict(HEAD_DIM=head_dim, BLOCK_M=block_m, STAGES=stages or default_stages, CAUSAL=causal,
                       ALIAS=alias, DS_OVER_DO=default_ds if ds_over_do is None else ds_over_do,
                       CONSUMER_REGISTERS=consumer_registers, LSE_SMEM=lse_smem, DQ_DEFER=dq_defer, DQ_TMA=dq_tma,
-                      THREAD_ARRIVES=thread_arrives, DQ_HALVES=dq_halves, DQ_TURNS=dq_turns)
+                      THREAD_ARRIVES=thread_arrives, DQ_HALVES=dq_halves, DQ_TURNS=dq_turns,
+                      Q_DESCENDING=q_descending)
     q_block = f"tensordesc<{dtype}[{block_m}, {head_dim}]>"
     kv_block = f"tensordesc<{dtype}[64, {head_dim}]>"
     vec = f"tensordesc<fp32[{block_m // 8}, 8]>" if lse_smem else "*fp32"

@@ -38,7 +38,8 @@ def _resolved(head_dim, options):
     """compile_for_sm90's arguments for attention_backward's options (its
     defaults filled in by resolve_options, as the GPU runs them)."""
     options = dict(options)
-    kept = {name: options.pop(name) for name in ("causal", "dtype", "thread_arrives") if name in options}
+    kept = {name: options.pop(name) for name in ("causal", "dtype", "thread_arrives", "q_descending")
+            if name in options}
     names = ("block_m", "stages", "ds_over_do", "lse_smem", "dq_tma", "dq_halves", "dq_turns")
     resolved = fab.resolve_options(head_dim, **options)
     return dict(head_dim=head_dim, alias=options.get("alias", True), dq_defer=options.get("dq_defer", False),
@@ -362,6 +363,50 @@ def test_resolve_options_refuses(given, message):
     assert str(error.value) == "attention_backward: " + message
 
 
+@pytest.mark.parametrize("causal, dq_defer, given, want", [
+    (True, False, None, True), (False, False, None, False), (True, True, None, False), (False, False, True, True),
+    (True, False, False, False),
+])
+def test_resolve_q_order(causal, dq_defer, given, want):
+    """Causal programs take their Q blocks from the last down unless told otherwise or deferring dQ."""
+    assert fab.resolve_q_order(causal, dq_defer, given) is want
+
+
+def test_resolve_q_order_refuses_dq_defer():
+    with pytest.raises(ValueError) as error:
+        fab.resolve_q_order(True, dq_defer=True, q_descending=True)
+    assert str(error.value) == ("attention_backward: dq_defer adds each Q block's dQ in the next step, from Q blocks "
+                                "taken in ascending order: pass q_descending=False")
+
+
+def _masks_in_and_out_of_loops(ttgir):
+    """(inside an scf.for, outside any) counts of the causal mask's tensor compares (`arith.cmpi sge` on i32
+    tiles), by the nesting of the TTGIR's regions."""
+    regions, inside, outside = [], 0, 0
+    for line in ttgir.splitlines():
+        text = line.strip()
+        for _ in range(len(text) - len(text.lstrip("}"))):
+            regions.pop()
+        if "arith.cmpi sge" in text and "xi32" in text:
+            if "scf.for" in regions:
+                inside += 1
+            else:
+                outside += 1
+        if text.endswith("{"):
+            regions.append("scf.for" if "scf.for" in text else "region")
+    return inside, outside
+
+
+@pytest.mark.parametrize("head_dim", [64, 128])
+def test_descending_q_blocks_mask_only_the_peeled_diagonal(head_dim):
+    """Causal, Q blocks from the last down: the loop's steps take no mask; the diagonal's two 64-row blocks,
+    peeled after it, do (in both consumers). Ascending, every step in the loop is masked."""
+    options = dict(causal=True, lse_smem=True, dq_tma=True, dq_turns=True)
+    assert _masks_in_and_out_of_loops(fab.compile_for_sm90(head_dim, **options).asm["ttgir"]) == (0, 4)
+    inside, _ = _masks_in_and_out_of_loops(fab.compile_for_sm90(head_dim, q_descending=False, **options).asm["ttgir"])
+    assert inside == 4
+
+
 def test_ds_over_do_needs_alias():
     with pytest.raises(Exception, match="DS_OVER_DO lays dS over dO: it needs ALIAS"):
         fab.compile_for_sm90(64, alias=False, ds_over_do=True)
@@ -436,13 +481,45 @@ _TURNS = {
     (RACE, "the other consumer stages its turn's dQ in the tile this consumer's last TMA reduce-add may still read"),
     ("partition*", "tlx.async_descriptor_store_wait(0)", 1):
     (RACE, "the dK/dV stores and the last TMA reduce-add are still pending when the consumer task ends"),
+    ("default", "tlx.barrier_wait(empties[slot], phase ^ 1)", 1):
+    _SHARED["default", "tlx.barrier_wait(empties[slot], phase ^ 1)", 0],
 }
+# Causal, the Q blocks descending (the default): the loop's trip, then the
+# diagonal's trip peeled after it; the producer's ring waits likewise.
+_STEP_SOURCES = ("tlx.barrier_wait(q_fulls[slot], phase)", "tlx.barrier_wait(do_fulls[slot], phase)",
+                 "qk = tlx.async_dot_wait(1, qk)", "dp = tlx.async_dot_wait(1, dp)", "tlx.barrier_arrive(empty)",
+                 "dk = tlx.async_dot_wait(0, dk)", "dv = tlx.async_dot_wait(0, dv)")
+_FENCES_BY_CONSUMER = {"partition0": (_UNFENCED_DS, _UNFENCED_DQ, _UNFENCED_DS),
+                       "partition1": (_UNFENCED_DS, _UNFENCED_DS, _UNFENCED_DQ)}
+_TURNS_DESCENDING = {
+    **{key: value for key, value in _TURNS.items()
+       if key[1] not in ("tlx.fence_async_shared()", "tlx.async_descriptor_store_wait(0)")},
+    **{("default", "tlx.barrier_wait(empties[slot], phase ^ 1)", occurrence):
+       _SHARED["default", "tlx.barrier_wait(empties[slot], phase ^ 1)", 0] for occurrence in range(4)},
+    **{("partition*", source, occurrence): _TURNS["partition*", source, occurrence % 2]
+       for source in _STEP_SOURCES for occurrence in (2, 3)},
+    ("partition0", "dq = tlx.async_dot_wait(0, dq)", 1): _TURNS["partition0", "dq = tlx.async_dot_wait(0, dq)", 0],
+    ("partition1", "dq = tlx.async_dot_wait(0, dq)", 0):
+    (BENIGN, "the diagonal's steps after the loop retire dQ's wgmma (their wait(0)s) before the epilogue stages dK "
+     "over K"),
+    ("partition1", "dq = tlx.async_dot_wait(0, dq)", 1): _TURNS["partition1", "dq = tlx.async_dot_wait(0, dq)", 0],
+    **{(task, "tlx.fence_async_shared()", 3 * trip + index): (RACE, reason)
+       for task, reasons in _FENCES_BY_CONSUMER.items() for trip in (0, 1) for index, reason in enumerate(reasons)},
+    ("partition*", "tlx.fence_async_shared()", 6): (RACE, mutations.UNFENCED),
+    **{("partition*", "tlx.async_descriptor_store_wait(0)", trip): _TURNS["partition*",
+                                                                          "tlx.async_descriptor_store_wait(0)", 0]
+       for trip in (0, 1)},
+    ("partition*", "tlx.async_descriptor_store_wait(0)", 2): _TURNS["partition*", "tlx.async_descriptor_store_wait(0)",
+                                                                     1],
+}
+ASCENDING = dict(q_descending=False)
 CLASSES = {
     "head dim 128": (dict(head_dim=128), _SHARED),
     "head dim 64 causal, LSE in shared memory, dQ deferred": (dict(head_dim=64, causal=True, lse_smem=True,
                                                                    dq_defer=True), _SHARED),
-    "head dim 128 causal, dQ by TMA reduce-adds": (dict(head_dim=128, causal=True, dq_tma=True), _DQ_TMA),
-    "head dim 128 causal, dQ halves": (dict(head_dim=128, causal=True, **HALVES), {
+    "head dim 128 causal, dQ by TMA reduce-adds": (dict(head_dim=128, causal=True, dq_tma=True, **ASCENDING),
+                                                   _DQ_TMA),
+    "head dim 128 causal, dQ halves": (dict(head_dim=128, causal=True, **HALVES, **ASCENDING), {
         **_SHARED,
         ("partition*", "dk = tlx.async_dot_wait(2, dk)", 0): (BENIGN, "dV's wait(2) beside it retires dK's wgmma too"),
         ("partition*", "dv = tlx.async_dot_wait(2, dv)", 0): (BENIGN, "dK's wait(2) beside it retires dV's wgmma too"),
@@ -457,9 +534,12 @@ CLASSES = {
         ("partition*", "tlx.async_descriptor_store_wait(0)", 1):
         (RACE, "the dK/dV stores and the last TMA reduce-add are still pending when the consumer task ends"),
     }),
-    "head dim 64 causal, dQ turns (the default)": (dict(head_dim=64, causal=True, **TURNS), _TURNS),
+    "head dim 64 causal, dQ turns, Q blocks descending (the default)": (dict(head_dim=64, causal=True, **TURNS),
+                                                                         _TURNS_DESCENDING),
+    "head dim 128 causal, dQ turns, Q blocks descending (the default)": (dict(head_dim=128, causal=True, **TURNS),
+                                                                          _TURNS_DESCENDING),
     "head dim 128, dQ turns (the default)": (dict(head_dim=128, **TURNS), _TURNS),
-    "head dim 128 causal, dS over dO": (dict(head_dim=128, causal=True, stages=4, ds_over_do=True), {
+    "head dim 128 causal, dS over dO": (dict(head_dim=128, causal=True, stages=4, ds_over_do=True, **ASCENDING), {
         **_SHARED,
         ("partition*", "dv = tlx.async_dot_wait(1, dv)", 0):
         (RACE, "dS^T overwrites the dO slot while this consumer's dV wgmma may still read it"),
