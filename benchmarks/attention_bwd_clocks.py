@@ -23,19 +23,18 @@ QUERY = "timestamp,clocks.sm,power.draw,temperature.gpu,clocks_throttle_reasons.
 def spells(seconds):
     """(shape, provider, t0, t1, ms a call) of each back-to-back spell."""
     import torch
+    import attention_bwd
     sys.path.insert(0, os.path.join(ROOT, "examples"))
     import hopper_flash_attention as fwd
-    import hopper_flash_attention_bwd as fab
+    table = attention_bwd.providers(False, quick=True, candidates=[])  # attention_bwd.py's makers, SDPA's included
+    makers = {"ours": table["tlx_alias aliased (default config)"][0], "sdpa": table["torch SDPA"][0]}
     for n, d in ((16384, 128), (4096, 128)):
         for causal in (False, True):
             torch.manual_seed(0)
             q, k, v = (torch.randn(16384 // n, 32, n, d, device="cuda", dtype=torch.bfloat16) for _ in range(3))
             o, lse = fwd.attention(q, k, v, causal=causal, return_lse=True)
             do = torch.randn_like(o)
-            qq, kk, vv = (t.detach().clone().requires_grad_() for t in (q, k, v))
-            out = torch.nn.functional.scaled_dot_product_attention(qq, kk, vv, is_causal=causal)
-            fns = {"ours": lambda: fab.attention_backward(q, k, v, o, do, lse, causal=causal),
-                   "sdpa": lambda: torch.autograd.grad(out, (qq, kk, vv), do, retain_graph=True)}
+            fns = {name: make(q, k, v, o, do, lse, causal) for name, make in makers.items()}
             for _ in range(2):
                 for name, fn in fns.items():
                     fn()
