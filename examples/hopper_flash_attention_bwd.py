@@ -189,6 +189,22 @@ def _step(count, m, q_tiles, do_tiles, ds_tiles, dq_tiles, k_tiles, v_tiles, q_f
 
 
 @triton.jit
+def _trip(count, m, q_tiles, do_tiles, ds_tiles, dq_tiles, k_tiles, v_tiles, q_fulls, do_fulls, empties, dk, dv, dq,
+          lse_ptr, delta_ptr, lse_tiles, delta_tiles, dq_ptr, row0, offs_n, qk_scale, sm_scale, cid: tl.constexpr,
+          HEAD_DIM: tl.constexpr, BLOCK_M: tl.constexpr, STAGES: tl.constexpr, MASK: tl.constexpr,
+          DS_OVER_DO: tl.constexpr, dtype: tl.constexpr, LSE_SMEM: tl.constexpr, DQ_DEFER: tl.constexpr,
+          DQ_TMA: tl.constexpr, DQ_HALVES: tl.constexpr, DQ_TURNS: tl.constexpr, TRIP: tl.constexpr,
+          STEP: tl.constexpr):
+    """TRIP steps of a consumer, the Q blocks from row m on, STEP rows apart (_load_trip's blocks)."""
+    for t in tl.static_range(TRIP):
+        dk, dv, dq = _step(count + t, m + t * STEP, q_tiles, do_tiles, ds_tiles, dq_tiles, k_tiles, v_tiles, q_fulls,
+                           do_fulls, empties, dk, dv, dq, lse_ptr, delta_ptr, lse_tiles, delta_tiles, dq_ptr, row0,
+                           offs_n, qk_scale, sm_scale, cid, HEAD_DIM, BLOCK_M, STAGES, MASK, DS_OVER_DO, dtype,
+                           LSE_SMEM, DQ_DEFER, DQ_TMA, DQ_HALVES, DQ_TURNS, t)
+    return dk, dv, dq
+
+
+@triton.jit
 def _opaque_zero(step):
     """0, computed at each step: buffers indexed by it get their wgmma descriptors made in the loop; constant
     indices have them hoisted before it, 64 bits each, and spilled at head dim 128 (dQ turns: 352 bytes)."""
@@ -237,20 +253,17 @@ def _consume(cid: tl.constexpr, q_tiles, do_tiles, ds_tiles, dq_tiles, k_tiles, 
     STEP: tl.constexpr = -BLOCK_M if DESCENDING else BLOCK_M
     m = hi - BLOCK_M if DESCENDING else lo
     for _ in range(lo + PEEL * TRIP * BLOCK_M, hi, TRIP * BLOCK_M):
-        for t in tl.static_range(TRIP):
-            dk, dv, dq = _step(count + t, m + t * STEP, q_tiles, do_tiles, ds_tiles, dq_tiles, k_tiles, v_tiles,
-                               q_fulls, do_fulls, empties, dk, dv, dq, lse_ptr, delta_ptr, lse_tiles,
-                               delta_tiles, dq_ptr, row0, offs_n, qk_scale, sm_scale, cid, HEAD_DIM, BLOCK_M, STAGES,
-                               CAUSAL and not DESCENDING, DS_OVER_DO, dtype, LSE_SMEM, DQ_DEFER, DQ_TMA, DQ_HALVES,
-                               DQ_TURNS, t)
+        dk, dv, dq = _trip(count, m, q_tiles, do_tiles, ds_tiles, dq_tiles, k_tiles, v_tiles, q_fulls, do_fulls,
+                           empties, dk, dv, dq, lse_ptr, delta_ptr, lse_tiles, delta_tiles, dq_ptr, row0, offs_n,
+                           qk_scale, sm_scale, cid, HEAD_DIM, BLOCK_M, STAGES, CAUSAL and not DESCENDING, DS_OVER_DO,
+                           dtype, LSE_SMEM, DQ_DEFER, DQ_TMA, DQ_HALVES, DQ_TURNS, TRIP, STEP)
         count += TRIP
         m += TRIP * STEP
     for _ in tl.static_range(PEEL):
-        for t in tl.static_range(TRIP):
-            dk, dv, dq = _step(count + t, m + t * STEP, q_tiles, do_tiles, ds_tiles, dq_tiles, k_tiles, v_tiles,
-                               q_fulls, do_fulls, empties, dk, dv, dq, lse_ptr, delta_ptr, lse_tiles,
-                               delta_tiles, dq_ptr, row0, offs_n, qk_scale, sm_scale, cid, HEAD_DIM, BLOCK_M, STAGES,
-                               True, DS_OVER_DO, dtype, LSE_SMEM, DQ_DEFER, DQ_TMA, DQ_HALVES, DQ_TURNS, t)
+        dk, dv, dq = _trip(count, m, q_tiles, do_tiles, ds_tiles, dq_tiles, k_tiles, v_tiles, q_fulls, do_fulls,
+                           empties, dk, dv, dq, lse_ptr, delta_ptr, lse_tiles, delta_tiles, dq_ptr, row0, offs_n,
+                           qk_scale, sm_scale, cid, HEAD_DIM, BLOCK_M, STAGES, True, DS_OVER_DO, dtype, LSE_SMEM,
+                           DQ_DEFER, DQ_TMA, DQ_HALVES, DQ_TURNS, TRIP, STEP)
         count += TRIP
         m += TRIP * STEP
     if DQ_DEFER:
