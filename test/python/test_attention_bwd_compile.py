@@ -491,9 +491,9 @@ _STEP_SOURCES = ("tlx.barrier_wait(q_fulls[slot], phase)", "tlx.barrier_wait(do_
                  "dk = tlx.async_dot_wait(0, dk)", "dv = tlx.async_dot_wait(0, dv)")
 _FENCES_BY_CONSUMER = {"partition0": (_UNFENCED_DS, _UNFENCED_DQ, _UNFENCED_DS),
                        "partition1": (_UNFENCED_DS, _UNFENCED_DS, _UNFENCED_DQ)}
+_FENCE, _STORE_WAIT = "tlx.fence_async_shared()", "tlx.async_descriptor_store_wait(0)"
 _TURNS_DESCENDING = {
-    **{key: value for key, value in _TURNS.items()
-       if key[1] not in ("tlx.fence_async_shared()", "tlx.async_descriptor_store_wait(0)")},
+    **{key: value for key, value in _TURNS.items() if key[1] not in (_FENCE, _STORE_WAIT)},
     **{("default", "tlx.barrier_wait(empties[slot], phase ^ 1)", occurrence):
        _SHARED["default", "tlx.barrier_wait(empties[slot], phase ^ 1)", 0] for occurrence in range(4)},
     **{("partition*", source, occurrence): _TURNS["partition*", source, occurrence % 2]
@@ -503,14 +503,11 @@ _TURNS_DESCENDING = {
     (BENIGN, "the diagonal's steps after the loop retire dQ's wgmma (their wait(0)s) before the epilogue stages dK "
      "over K"),
     ("partition1", "dq = tlx.async_dot_wait(0, dq)", 1): _TURNS["partition1", "dq = tlx.async_dot_wait(0, dq)", 0],
-    **{(task, "tlx.fence_async_shared()", 3 * trip + index): (RACE, reason)
+    **{(task, _FENCE, 3 * trip + index): (RACE, reason)
        for task, reasons in _FENCES_BY_CONSUMER.items() for trip in (0, 1) for index, reason in enumerate(reasons)},
-    ("partition*", "tlx.fence_async_shared()", 6): (RACE, mutations.UNFENCED),
-    **{("partition*", "tlx.async_descriptor_store_wait(0)", trip): _TURNS["partition*",
-                                                                          "tlx.async_descriptor_store_wait(0)", 0]
-       for trip in (0, 1)},
-    ("partition*", "tlx.async_descriptor_store_wait(0)", 2): _TURNS["partition*", "tlx.async_descriptor_store_wait(0)",
-                                                                     1],
+    ("partition*", _FENCE, 6): (RACE, mutations.UNFENCED),
+    **{("partition*", _STORE_WAIT, trip): _TURNS["partition*", _STORE_WAIT, 0] for trip in (0, 1)},
+    ("partition*", _STORE_WAIT, 2): _TURNS["partition*", _STORE_WAIT, 1],
 }
 ASCENDING = dict(q_descending=False)
 CLASSES = {
