@@ -76,7 +76,8 @@ def providers(backends, quick=False, candidates=None):
     for name, (options, dims) in fab.CANDIDATES.items():
         if candidates is not None and name not in candidates:
             continue
-        out[f"tlx_alias aliased, {name}"] = (ours(alias=True, **options), dims)
+        out[f"tlx_alias aliased, {name}"] = (ours(alias=True, **options), dims) + (
+            ((False, ), ) if options.get("cluster", 1) > 1 else ())  # clusters run non-causal only
     if not quick:
         out["tlx_alias aliased, 4 Q/dO stages, dS over dO"] = (ours(alias=True, stages=4, ds_over_do=True), (128, ))
     out["tlx_alias unaliased twin"] = (ours(alias=False), (64, 128))
@@ -119,8 +120,8 @@ def run_shape(z, h, n, d, causal, dtype, table, rounds, emit):
     o, lse = fa.attention(q, k, v, causal=causal, return_lse=True)
     flops = 2.5 * 4 * z * h * n * n * d * (0.5 if causal else 1.0)
     fns, times = {}, {}
-    for name, (make, dims) in table.items():
-        if d not in dims:
+    for name, (make, dims, *masks) in table.items():
+        if d not in dims or causal not in (masks[0] if masks else (False, True)):
             continue
         try:
             fns[name] = make(q, k, v, o, do, lse, causal)

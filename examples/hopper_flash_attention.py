@@ -17,10 +17,12 @@ import triton.language as tl
 
 import tlx_alias as tlx
 from hopper_flash_attention_config import (  # noqa: F401  (smem_bytes: for callers)
-    check_inputs, check_rescale_skip, default_config, default_groups, default_issue, default_schedule, smem_bytes)
+    check_inputs, check_rescale_skip, default_cluster, default_config, default_groups, default_issue, default_schedule,
+    smem_bytes)
 
 from hopper_flash_attention_softmax import block_softmax, to_16bit, rescale_moved
-from hopper_flash_attention_tiles import _tile_coords, _tiles_of, check_tile_order, grid_size, tile_table_tensor
+from hopper_flash_attention_tiles import (_tile_coords, _tiles_of, check_cluster, check_tile_order, grid_size,
+                                         resident_clusters, tile_table_tensor)
 
 LOG2E = 1.4426950408889634
 
@@ -123,18 +125,45 @@ def _issued(cid: tl.constexpr, TURNS: tl.constexpr):
 
 
 @triton.jit
+def _load_kv(desc, tiles, fulls, empties, peer_empties, count, row, rank, STAGES: tl.constexpr, BYTES: tl.constexpr,
+             CLUSTER: tl.constexpr):
+    """One K or V block into ring position `count`. In a cluster of two CTAs
+    (which run two row blocks of one head, reading the same K/V blocks) rank
+    0 multicasts it into both: before it refills a slot the other CTA's
+    producer, having seen its own consumers free the slot, tells it so on
+    its `peer_empties` (a remote arrive); each CTA expects the bytes."""
+    slot, phase = _ring(count, STAGES)
+    tlx.barrier_wait(empties[slot], phase ^ 1)
+    if CLUSTER > 1:
+        tlx.barrier_wait(peer_empties[slot], phase ^ 1, pred=rank == 0)
+        tlx.barrier_arrive(peer_empties[slot], remote_cta_rank=0, pred=(rank != 0) & (count >= STAGES))
+        tlx.barrier_expect_bytes(fulls[slot], BYTES)
+        tlx.async_descriptor_load(desc, tiles[slot], [row, 0], fulls[slot], pred=rank == 0, multicast_targets=[0, 1])
+    else:
+        tlx.barrier_expect_bytes(fulls[slot], BYTES)
+        tlx.async_descriptor_load(desc, tiles[slot], [row, 0], fulls[slot])
+
+
+@triton.jit
 def _load_tiles(desc_q, desc_k, desc_v, q_tiles, k_tiles, v_tiles, q_fulls, q_empties, k_fulls, k_empties, v_fulls,
-                v_empties, my_tiles, pid, nprogs, num_pid_m, tile_table, N_CTX, HEAD_DIM: tl.constexpr,
-                BLOCK_M: tl.constexpr, BLOCK_N: tl.constexpr, K_STAGES: tl.constexpr, V_STAGES: tl.constexpr,
-                Q_BUFFERS: tl.constexpr, CAUSAL: tl.constexpr, TILE_ORDER: tl.constexpr, DIAG_FIRST: tl.constexpr,
-                O_OVER_V: tl.constexpr, O_ENTRIES: tl.constexpr, NUM_MMA_GROUPS: tl.constexpr, dtype: tl.constexpr):
+                v_empties, k_peer_empties, v_peer_empties, my_tiles, pid, nprogs, num_pid_m, tile_table, N_CTX,
+                HEAD_DIM: tl.constexpr, BLOCK_M: tl.constexpr, BLOCK_N: tl.constexpr, K_STAGES: tl.constexpr,
+                V_STAGES: tl.constexpr, Q_BUFFERS: tl.constexpr, CAUSAL: tl.constexpr, TILE_ORDER: tl.constexpr,
+                DIAG_FIRST: tl.constexpr, O_OVER_V: tl.constexpr, O_ENTRIES: tl.constexpr,
+                NUM_MMA_GROUPS: tl.constexpr, dtype: tl.constexpr, CLUSTER: tl.constexpr):
     """The producer: each tile's Q halves, then its K/V blocks; with O over
     V, after them one V ring entry per consumer to stage its O in."""
     BM_HALF: tl.constexpr = BLOCK_M // NUM_MMA_GROUPS
     ELEM: tl.constexpr = tlx.size_of(dtype)
+    # CLUSTER CTAs (num_ctas) run CLUSTER row blocks of one head and share each K/V block's load
+    tl.static_assert(CLUSTER == tlx.cluster_size_1d(), "CLUSTER must be the launch's num_ctas")
+    tl.static_assert(CLUSTER == 1 or (CLUSTER == 2 and TILE_ORDER == "rows" and not O_OVER_V),
+                     "clusters of 2 run the non-causal row order with O over Q")
+    _meet_cluster(CLUSTER, INITS=True)
+    rank = tlx.cluster_cta_rank()
     kv_count = 0
     for tile_count in range(0, my_tiles):
-        start_m, off_hz = _tile_coords(tile_count, pid, nprogs, num_pid_m, tile_table, TILE_ORDER)
+        start_m, off_hz = _tile_coords(tile_count, pid, nprogs, num_pid_m, tile_table, TILE_ORDER, CLUSTER)
         row0 = off_hz * N_CTX
         lo, hi = _kv_range(start_m, N_CTX, BLOCK_M, CAUSAL)
         q_buf, q_phase = _ring(tile_count, Q_BUFFERS)
@@ -146,20 +175,30 @@ def _load_tiles(desc_q, desc_k, desc_v, q_tiles, k_tiles, v_tiles, q_fulls, q_em
             tlx.async_descriptor_load(desc_q, q_tiles[qb], [row0 + start_m * BLOCK_M + c * BM_HALF, 0], q_fulls[qb])
         for kv_pos in range(lo, hi, BLOCK_N):
             kv_start = _block_start(kv_pos, lo, hi, BLOCK_M, DIAG_FIRST)
-            slot, phase = _ring(kv_count, K_STAGES)
-            tlx.barrier_wait(k_empties[slot], phase ^ 1)
-            tlx.barrier_expect_bytes(k_fulls[slot], BLOCK_N * HEAD_DIM * ELEM)
-            tlx.async_descriptor_load(desc_k, k_tiles[slot], [row0 + kv_start, 0], k_fulls[slot])
-            v_slot, v_phase = _ring(kv_count + v_shift, V_STAGES)
-            tlx.barrier_wait(v_empties[v_slot], v_phase ^ 1)
-            tlx.barrier_expect_bytes(v_fulls[v_slot], BLOCK_N * HEAD_DIM * ELEM)
-            tlx.async_descriptor_load(desc_v, v_tiles[v_slot], [row0 + kv_start, 0], v_fulls[v_slot])
+            _load_kv(desc_k, k_tiles, k_fulls, k_empties, k_peer_empties, kv_count, row0 + kv_start, rank,
+                     K_STAGES, BLOCK_N * HEAD_DIM * ELEM, CLUSTER)
+            _load_kv(desc_v, v_tiles, v_fulls, v_empties, v_peer_empties, kv_count + v_shift, row0 + kv_start, rank,
+                     V_STAGES, BLOCK_N * HEAD_DIM * ELEM, CLUSTER)
             kv_count += 1
         if O_OVER_V:  # the consumers' O entries: free V slots, handed over by a plain arrive
             for c in tl.static_range(NUM_MMA_GROUPS):
                 v_slot, v_phase = _ring(kv_count + v_shift + c, V_STAGES)
                 tlx.barrier_wait(v_empties[v_slot], v_phase ^ 1)
                 tlx.barrier_arrive(v_fulls[v_slot])
+    _meet_cluster(CLUSTER)
+
+
+@triton.jit
+def _meet_cluster(CLUSTER: tl.constexpr, INITS: tl.constexpr = False):
+    """In a cluster each task meets the other CTA's once its barriers are
+    initialized (before any multicast or remote arrive; INITS: the task whose
+    threads initialized them, on the kernel's own warps, makes the inits
+    visible to the cluster first) and at its end (no CTA exits while the
+    other may still signal it)."""
+    if CLUSTER > 1:
+        if INITS:
+            tlx.fence_mbarrier_init_cluster()
+        tlx.cluster_barrier()
 
 
 @triton.jit
@@ -291,7 +330,7 @@ def _attend(cid: tl.constexpr, sm_scale, my_tiles, pid, nprogs, num_pid_m, tile_
             ALIAS: tl.constexpr, DIAG_FIRST: tl.constexpr, O_OVER_Q: tl.constexpr, O_OVER_V: tl.constexpr,
             O_ENTRIES: tl.constexpr, LATE_Q_HANDBACK: tl.constexpr, PINGPONG: tl.constexpr, Q_REG_COLS: tl.constexpr,
             NUM_MMA_GROUPS: tl.constexpr, dtype: tl.constexpr, P_16BIT: tl.constexpr, RESCALE_SKIP: tl.constexpr,
-            PV_IN_TURN: tl.constexpr):
+            PV_IN_TURN: tl.constexpr, CLUSTER: tl.constexpr):
     """Consumer cid: the rows [cid * BM_HALF, (cid + 1) * BM_HALF) of each of
     its program's tiles, from QK^T to the O store."""
     BM_HALF: tl.constexpr = BLOCK_M // NUM_MMA_GROUPS
@@ -301,12 +340,13 @@ def _attend(cid: tl.constexpr, sm_scale, my_tiles, pid, nprogs, num_pid_m, tile_
     TURNS: tl.constexpr = NUM_MMA_GROUPS if PINGPONG else 0
     # P in 16 bits ("cast", "asm": see to_16bit) or not (""); three consumers need it: 160 registers
     P16: tl.constexpr = ("asm" if CAUSAL and BLOCK_M % BLOCK_N else "cast") if P_16BIT or NUM_MMA_GROUPS == 3 else ""
+    _meet_cluster(CLUSTER)
     if cid == NUM_MMA_GROUPS - 1:
         _issued(cid - 1, TURNS)  # meets its own first wait: the last consumer goes first
     qk_scale = sm_scale * 1.44269504
     kv_count = 0
     for tile_count in range(0, my_tiles):
-        start_m, off_hz = _tile_coords(tile_count, pid, nprogs, num_pid_m, tile_table, TILE_ORDER)
+        start_m, off_hz = _tile_coords(tile_count, pid, nprogs, num_pid_m, tile_table, TILE_ORDER, CLUSTER)
         row0 = off_hz * N_CTX
         lo, hi = _kv_range(start_m, N_CTX, BLOCK_M, CAUSAL)
         offs_m = start_m * BLOCK_M + cid * BM_HALF + tl.arange(0, BM_HALF)
@@ -350,6 +390,7 @@ def _attend(cid: tl.constexpr, sm_scale, my_tiles, pid, nprogs, num_pid_m, tile_
                  dtype)
     if not ALIAS or LATE_HANDBACK:
         tlx.async_descriptor_store_wait(0)
+    _meet_cluster(CLUSTER)
 
 
 @triton.jit
@@ -361,7 +402,8 @@ def attn_fwd_kernel(sm_scale, lse_ptr, Z, H, desc_q, desc_k, desc_v, desc_o, N_C
                     DIAGONAL_FIRST: tl.constexpr = True, O_STAGING: tl.constexpr = "q",
                     Q_REG_COLS: tl.constexpr = 0, NUM_MMA_GROUPS: tl.constexpr = 2, P_16BIT: tl.constexpr = False,
                     RESCALE_SKIP: tl.constexpr = -1.0,
-                    PV_IN_TURN: tl.constexpr = False, THREAD_ARRIVES: tl.constexpr = "kqv"):
+                    PV_IN_TURN: tl.constexpr = False, THREAD_ARRIVES: tl.constexpr = "kqv",
+                    CLUSTER: tl.constexpr = 1):
     BM_HALF: tl.constexpr = BLOCK_M // NUM_MMA_GROUPS
     dtype: tl.constexpr = tlx.dtype_of(desc_q)
     # Where each consumer stages its O tile for the TMA store: over its Q
@@ -400,45 +442,44 @@ def attn_fwd_kernel(sm_scale, lse_ptr, Z, H, desc_q, desc_k, desc_v, desc_o, N_C
     # THREAD_ARRIVES "kqv": the consumers hand K, Q and V slots back by every
     # thread's own arrive (warp barriers: no warp-group bar.sync before it);
     # "kq": V by a leader's; "": all by a leader's
-    if THREAD_ARRIVES != "":
-        q_empties = tlx.alloc_warp_barrier(num_barriers=NUM_MMA_GROUPS * Q_BUFFERS, num_warps=4)
-        k_empties = tlx.alloc_warp_barrier(num_barriers=K_STAGES, num_warps=4 * NUM_MMA_GROUPS)
-    else:
-        q_empties = tlx.alloc_barriers(num_barriers=NUM_MMA_GROUPS * Q_BUFFERS, arrive_count=1)
-        k_empties = tlx.alloc_barriers(num_barriers=K_STAGES, arrive_count=NUM_MMA_GROUPS)
+    q_empties = tlx.alloc_warp_barrier(num_barriers=NUM_MMA_GROUPS * Q_BUFFERS, num_warps=4) \
+        if THREAD_ARRIVES != "" else tlx.alloc_barriers(num_barriers=NUM_MMA_GROUPS * Q_BUFFERS, arrive_count=1)
+    k_empties = tlx.alloc_warp_barrier(num_barriers=K_STAGES, num_warps=4 * NUM_MMA_GROUPS) \
+        if THREAD_ARRIVES != "" else tlx.alloc_barriers(num_barriers=K_STAGES, arrive_count=NUM_MMA_GROUPS)
     # With O over V the V ring holds, after each tile's blocks, one entry per
     # consumer that the producer fills with nothing: consumer c stages its O
     # in entry c, the other consumer releases it at once.
     v_fulls = tlx.alloc_barriers(num_barriers=V_STAGES, arrive_count=1)
-    if THREAD_ARRIVES == "kqv":
-        v_empties = tlx.alloc_warp_barrier(num_barriers=V_STAGES, num_warps=4 * NUM_MMA_GROUPS)
-    else:
-        v_empties = tlx.alloc_barriers(num_barriers=V_STAGES, arrive_count=NUM_MMA_GROUPS)
+    v_empties = tlx.alloc_warp_barrier(num_barriers=V_STAGES, num_warps=4 * NUM_MMA_GROUPS) \
+        if THREAD_ARRIVES == "kqv" else tlx.alloc_barriers(num_barriers=V_STAGES, arrive_count=NUM_MMA_GROUPS)
+    # in a cluster rank 0's producer waits here for the other CTA's consumers to free a slot (_load_kv)
+    k_peer_empties = tlx.alloc_barriers(num_barriers=K_STAGES, arrive_count=1) if CLUSTER > 1 else None
+    v_peer_empties = tlx.alloc_barriers(num_barriers=V_STAGES, arrive_count=1) if CLUSTER > 1 else None
 
     num_pid_m = tl.cdiv(N_CTX, BLOCK_M)
     pid = tl.program_id(0)
     nprogs = tl.num_programs(0)
-    my_tiles = _tiles_of(pid, nprogs, num_pid_m, Z * H, tile_table, TILE_ORDER)
+    my_tiles = _tiles_of(pid, nprogs, num_pid_m, Z * H, tile_table, TILE_ORDER, CLUSTER)
 
     with tlx.async_tasks():
         with tlx.async_task("default"):  # producer: Q halves, then the K/V blocks of the tile
             _load_tiles(desc_q, desc_k, desc_v, q_tiles, k_tiles, v_tiles, q_fulls, q_empties, k_fulls, k_empties,
-                        v_fulls, v_empties, my_tiles, pid, nprogs, num_pid_m, tile_table, N_CTX, HEAD_DIM, BLOCK_M,
-                        BLOCK_N, K_STAGES, V_STAGES, Q_BUFFERS, CAUSAL, TILE_ORDER, DIAG_FIRST, O_OVER_V, O_ENTRIES,
-                        NUM_MMA_GROUPS, dtype)
+                        v_fulls, v_empties, k_peer_empties, v_peer_empties, my_tiles, pid, nprogs, num_pid_m,
+                        tile_table, N_CTX, HEAD_DIM, BLOCK_M, BLOCK_N, K_STAGES, V_STAGES, Q_BUFFERS, CAUSAL,
+                        TILE_ORDER, DIAG_FIRST, O_OVER_V, O_ENTRIES, NUM_MMA_GROUPS, dtype, CLUSTER)
         with tlx.async_task(num_warps=4, registers=CONSUMER_REGISTERS, replicate=NUM_MMA_GROUPS):  # consumers
             cid: tl.constexpr = tlx.async_task_replica_id()
             _attend(cid, sm_scale, my_tiles, pid, nprogs, num_pid_m, tile_table, N_CTX, q_tiles, q_fulls, k_fulls,
                     k_tiles, k_empties, v_tiles, v_fulls, v_empties, lse_ptr, o_tiles, desc_o, q_empties, HEAD_DIM,
                     BLOCK_M, BLOCK_N, K_STAGES, V_STAGES, Q_BUFFERS, CAUSAL, TILE_ORDER, ALIAS, DIAG_FIRST, O_OVER_Q,
                     O_OVER_V, O_ENTRIES, LATE_Q_HANDBACK, PINGPONG, Q_REG_COLS, NUM_MMA_GROUPS, dtype, P_16BIT,
-                    RESCALE_SKIP, PV_IN_TURN)
+                    RESCALE_SKIP, PV_IN_TURN, CLUSTER)
 
 
 def attention(q, k, v, causal=False, sm_scale=None, alias=True, block_n=None, stages=None, q_buffers=None,
               num_sms=None, return_lse=False, consumer_registers=None, v_stages=None, pingpong=True,
               late_q_handback=True, diagonal_first=None, o_staging=None, q_reg_cols=None, groups=None,
-              p_16bit=None, rescale_skip=None, pv_in_turn=None, tile_order=None, thread_arrives=None):
+              p_16bit=None, rescale_skip=None, pv_in_turn=None, tile_order=None, thread_arrives=None, cluster=None):
     """softmax(Q K^T * sm_scale) V for (batch, heads, N, head_dim) fp16/bf16 tensors on a Hopper GPU
     (N a multiple of 128; head_dim 64, 128 or 256). Options left at None take
     default_config, default_groups, default_issue and default_schedule's choices; what each
@@ -488,23 +529,30 @@ def attention(q, k, v, causal=False, sm_scale=None, alias=True, block_n=None, st
     num_pid_m = triton.cdiv(N_CTX, BLOCK_M)
     tile_order = tile_order or ("table" if causal else "rows")
     check_tile_order(tile_order, causal, num_pid_m)
-    nprogs = grid_size(tile_order, Z * H, num_pid_m, num_sms)
-    table = tile_table_tensor(tile_order, Z * H, num_pid_m, BLOCK_M, block_n, N_CTX, nprogs, q.device)
-    attn_fwd_kernel[(nprogs, )](sm_scale, lse, Z, H, desc_q, desc_k, desc_v, desc_o, N_CTX, table, HEAD_DIM=HEAD_DIM,
-                                BLOCK_M=BLOCK_M, BLOCK_N=block_n, K_STAGES=stages, V_STAGES=v_stages, CAUSAL=causal,
-                                TILE_ORDER=tile_order, ALIAS=alias, Q_BUFFERS=q_buffers,
-                                CONSUMER_REGISTERS=consumer_registers, PINGPONG=pingpong,
-                                LATE_Q_HANDBACK=late_q_handback, DIAGONAL_FIRST=diagonal_first, O_STAGING=o_staging,
-                                Q_REG_COLS=q_reg_cols, NUM_MMA_GROUPS=groups, P_16BIT=p_16bit,
-                                RESCALE_SKIP=rescale_skip, PV_IN_TURN=pv_in_turn, THREAD_ARRIVES=thread_arrives,
-                                num_warps=4, num_stages=1)
+    cluster = check_cluster(cluster or default_cluster(HEAD_DIM, causal, N_CTX, tile_order, o_staging, num_pid_m),
+                            tile_order, o_staging, num_pid_m)
+    table = tile_table_tensor(tile_order, Z * H, num_pid_m, BLOCK_M, block_n, N_CTX,
+                              grid_size(tile_order, Z * H, num_pid_m, num_sms), q.device)
+    args = (sm_scale, lse, Z, H, desc_q, desc_k, desc_v, desc_o, N_CTX, table)
+    constexprs = dict(HEAD_DIM=HEAD_DIM, BLOCK_M=BLOCK_M, BLOCK_N=block_n, K_STAGES=stages, V_STAGES=v_stages,
+                      CAUSAL=causal, TILE_ORDER=tile_order, ALIAS=alias, Q_BUFFERS=q_buffers,
+                      CONSUMER_REGISTERS=consumer_registers, PINGPONG=pingpong, LATE_Q_HANDBACK=late_q_handback,
+                      DIAGONAL_FIRST=diagonal_first, O_STAGING=o_staging, Q_REG_COLS=q_reg_cols,
+                      NUM_MMA_GROUPS=groups, P_16BIT=p_16bit, RESCALE_SKIP=rescale_skip, PV_IN_TURN=pv_in_turn,
+                      THREAD_ARRIVES=thread_arrives, CLUSTER=cluster, num_warps=4, num_stages=1, num_ctas=cluster)
+    if cluster > 1:  # as many clusters as the GPU runs at once (and no more than their row-block groups)
+        nprogs = min(resident_clusters(attn_fwd_kernel, args, constexprs, q.device, cluster),
+                     max(1, num_sms // cluster), Z * H * num_pid_m // cluster)
+    else:
+        nprogs = grid_size(tile_order, Z * H, num_pid_m, num_sms)
+    attn_fwd_kernel[(nprogs, )](*args, **constexprs)
     return (o, lse) if return_lse else o
 
 
 def compile_for_sm90(head_dim=128, causal=False, alias=True, block_n=None, stages=None, q_buffers=None,
                      dtype="fp16", v_stages=None, pingpong=True, late_q_handback=True, diagonal_first=True,
                      o_staging="q", q_reg_cols=0, consumer_registers=232, groups=2, p_16bit=False,
-                     rescale_skip=False, pv_in_turn=False, tile_order=None, thread_arrives="kqv"):
+                     rescale_skip=False, pv_in_turn=False, tile_order=None, thread_arrives="kqv", cluster=1):
     """The kernel compiled for sm_90 without a GPU."""
     from triton.backends.compiler import GPUTarget
     default_n, default_stages, default_q = default_config(head_dim, alias)
@@ -516,7 +564,7 @@ def compile_for_sm90(head_dim=128, causal=False, alias=True, block_n=None, stage
                       LATE_Q_HANDBACK=late_q_handback, DIAGONAL_FIRST=diagonal_first, O_STAGING=o_staging,
                       Q_REG_COLS=q_reg_cols, NUM_MMA_GROUPS=groups, P_16BIT=p_16bit,
                       RESCALE_SKIP=check_rescale_skip(rescale_skip),
-                      PV_IN_TURN=pv_in_turn, THREAD_ARRIVES=thread_arrives)
+                      PV_IN_TURN=pv_in_turn, THREAD_ARRIVES=thread_arrives, CLUSTER=cluster)
     q_block = f"tensordesc<{dtype}[64, {head_dim}]>"
     kv_block = f"tensordesc<{dtype}[{constexprs['BLOCK_N']}, {head_dim}]>"
     signature = {"sm_scale": "fp32", "lse_ptr": "*fp32", "Z": "i32", "H": "i32", "desc_q": q_block,
@@ -524,7 +572,8 @@ def compile_for_sm90(head_dim=128, causal=False, alias=True, block_n=None, stage
                  **{name: "constexpr" for name in constexprs}}
     attrs = {(1, ): [["tt.divisibility", 16]], (8, ): [["tt.divisibility", 16]]}
     src = triton.compiler.ASTSource(fn=attn_fwd_kernel, signature=signature, constexprs=constexprs, attrs=attrs)
-    return triton.compile(src, target=GPUTarget("cuda", 90, 32), options={"num_warps": 4, "num_stages": 1})
+    return triton.compile(src, target=GPUTarget("cuda", 90, 32),
+                          options={"num_warps": 4, "num_stages": 1, "num_ctas": cluster})
 
 
 if __name__ == "__main__":

@@ -42,8 +42,8 @@ import hopper_flash_attention as fwd  # noqa: E402
 from hopper_flash_attention_bwd_dq import (  # noqa: E402
     add_dq_atomics, add_dq_halves, add_dq_partials, add_dq_turns, dq_ptrs, dq_rows_back, red_add)
 from hopper_flash_attention_bwd_config import (  # noqa: E402,F401  (the config's names, for callers)
-    BARRIER_BYTES, BLOCK_N, CANDIDATES, SMEM_LIMIT, default_config, dq_tile_columns, resolve_options,
-    resolve_q_order, smem_bytes)
+    BARRIER_BYTES, BLOCK_N, CANDIDATES, SMEM_LIMIT, default_config, dq_tile_columns, resolve_cluster,
+    resolve_options, resolve_q_order, smem_bytes)
 
 LOG2E = 1.4426950408889634
 
@@ -76,7 +76,7 @@ def _q_range(n0, N_CTX, CAUSAL: tl.constexpr):
 def _load(desc_q, desc_do, desc_k, desc_v, q_tiles, do_tiles, k_tiles, v_tiles, q_fulls, do_fulls, empties, kv_full,
           row0, n0, lo, hi, HEAD_DIM: tl.constexpr, BLOCK_M: tl.constexpr, STAGES: tl.constexpr,
           dtype: tl.constexpr, desc_lse, desc_delta, lse_tiles, delta_tiles, LSE_SMEM: tl.constexpr,
-          DESCENDING: tl.constexpr, TRIP: tl.constexpr, PEEL: tl.constexpr):
+          DESCENDING: tl.constexpr, TRIP: tl.constexpr, PEEL: tl.constexpr, peer_empties, CLUSTER: tl.constexpr):
     """The producer: the program's K/V halves once, then Q and dO of each
     Q block into the ring (a slot goes back once both consumers are done),
     in the consumers' order and loop shape (TRIP blocks a trip, PEEL trips
@@ -85,6 +85,8 @@ def _load(desc_q, desc_do, desc_k, desc_v, q_tiles, do_tiles, k_tiles, v_tiles, 
     ELEM: tl.constexpr = tlx.size_of(dtype)
     HALF: tl.constexpr = 64
     STEP: tl.constexpr = -BLOCK_M if DESCENDING else BLOCK_M
+    fwd._meet_cluster(CLUSTER, INITS=True)
+    rank = tlx.cluster_cta_rank()
     tlx.barrier_expect_bytes(kv_full, 4 * HALF * HEAD_DIM * ELEM)
     for c in tl.static_range(2):
         tlx.async_descriptor_load(desc_k, k_tiles[c], [row0 + n0 + c * HALF, 0], kv_full)
@@ -93,20 +95,24 @@ def _load(desc_q, desc_do, desc_k, desc_v, q_tiles, do_tiles, k_tiles, v_tiles, 
     m = hi - BLOCK_M if DESCENDING else lo
     for _ in range(lo + PEEL * TRIP * BLOCK_M, hi, TRIP * BLOCK_M):
         _load_trip(desc_q, desc_do, q_tiles, do_tiles, q_fulls, do_fulls, empties, row0 + m, count, HEAD_DIM,
-                   BLOCK_M, STAGES, ELEM, desc_lse, desc_delta, lse_tiles, delta_tiles, LSE_SMEM, TRIP, STEP)
+                   BLOCK_M, STAGES, ELEM, desc_lse, desc_delta, lse_tiles, delta_tiles, LSE_SMEM, TRIP, STEP,
+                   peer_empties, rank, CLUSTER)
         count += TRIP
         m += TRIP * STEP
     for _ in tl.static_range(PEEL):
         _load_trip(desc_q, desc_do, q_tiles, do_tiles, q_fulls, do_fulls, empties, row0 + m, count, HEAD_DIM,
-                   BLOCK_M, STAGES, ELEM, desc_lse, desc_delta, lse_tiles, delta_tiles, LSE_SMEM, TRIP, STEP)
+                   BLOCK_M, STAGES, ELEM, desc_lse, desc_delta, lse_tiles, delta_tiles, LSE_SMEM, TRIP, STEP,
+                   peer_empties, rank, CLUSTER)
         count += TRIP
         m += TRIP * STEP
+    fwd._meet_cluster(CLUSTER)
 
 
 @triton.jit
 def _load_trip(desc_q, desc_do, q_tiles, do_tiles, q_fulls, do_fulls, empties, row, count, HEAD_DIM: tl.constexpr,
                BLOCK_M: tl.constexpr, STAGES: tl.constexpr, ELEM: tl.constexpr, desc_lse, desc_delta, lse_tiles,
-               delta_tiles, LSE_SMEM: tl.constexpr, TRIP: tl.constexpr, STEP: tl.constexpr):
+               delta_tiles, LSE_SMEM: tl.constexpr, TRIP: tl.constexpr, STEP: tl.constexpr, peer_empties, rank,
+               CLUSTER: tl.constexpr):
     """Q and dO of TRIP Q blocks from row on (STEP rows apart) into the
     ring's next slots; LSE_SMEM: each block's LSE with its Q, delta with its
     dO (one expect_bytes per barrier: it is an arrive, the barriers count one)."""
@@ -114,14 +120,26 @@ def _load_trip(desc_q, desc_do, q_tiles, do_tiles, q_fulls, do_fulls, empties, r
     for t in tl.static_range(TRIP):
         slot, phase = _ring(count + t, STAGES)
         tlx.barrier_wait(empties[slot], phase ^ 1)
+        if CLUSTER > 1:  # rank 0 refills a slot once the other CTA's producer says its consumers freed it too
+            tlx.barrier_wait(peer_empties[slot], phase ^ 1, pred=rank == 0)
+            tlx.barrier_arrive(peer_empties[slot], remote_cta_rank=0, pred=(rank != 0) & (count + t >= STAGES))
         tlx.barrier_expect_bytes(q_fulls[slot], BLOCK_M * HEAD_DIM * ELEM + VEC)
-        tlx.async_descriptor_load(desc_q, q_tiles[slot], [row + t * STEP, 0], q_fulls[slot])
+        _load_shared(desc_q, q_tiles[slot], row + t * STEP, q_fulls[slot], rank, CLUSTER)
         if LSE_SMEM:
-            tlx.async_descriptor_load(desc_lse, lse_tiles[slot], [(row + t * STEP) // 8, 0], q_fulls[slot])
+            _load_shared(desc_lse, lse_tiles[slot], (row + t * STEP) // 8, q_fulls[slot], rank, CLUSTER)
         tlx.barrier_expect_bytes(do_fulls[slot], BLOCK_M * HEAD_DIM * ELEM + VEC)
-        tlx.async_descriptor_load(desc_do, do_tiles[slot], [row + t * STEP, 0], do_fulls[slot])
+        _load_shared(desc_do, do_tiles[slot], row + t * STEP, do_fulls[slot], rank, CLUSTER)
         if LSE_SMEM:
-            tlx.async_descriptor_load(desc_delta, delta_tiles[slot], [(row + t * STEP) // 8, 0], do_fulls[slot])
+            _load_shared(desc_delta, delta_tiles[slot], (row + t * STEP) // 8, do_fulls[slot], rank, CLUSTER)
+
+
+@triton.jit
+def _load_shared(desc, buf, row, bar, rank, CLUSTER: tl.constexpr):
+    """A tile every CTA of the cluster reads: rank 0 multicasts it into all."""
+    if CLUSTER > 1:
+        tlx.async_descriptor_load(desc, buf, [row, 0], bar, pred=rank == 0, multicast_targets=[0, 1])
+    else:
+        tlx.async_descriptor_load(desc, buf, [row, 0], bar)
 
 
 @triton.jit
@@ -237,10 +255,12 @@ def _consume(cid: tl.constexpr, q_tiles, do_tiles, ds_tiles, dq_tiles, k_tiles, 
              lo, hi, sm_scale, HEAD_DIM: tl.constexpr, BLOCK_M: tl.constexpr, STAGES: tl.constexpr,
              CAUSAL: tl.constexpr, ALIAS: tl.constexpr, DS_OVER_DO: tl.constexpr, dtype: tl.constexpr,
              LSE_SMEM: tl.constexpr, DQ_DEFER: tl.constexpr, DQ_TMA: tl.constexpr, DQ_HALVES: tl.constexpr,
-             DQ_TURNS: tl.constexpr, DESCENDING: tl.constexpr, TRIP: tl.constexpr, PEEL: tl.constexpr):
+             DQ_TURNS: tl.constexpr, DESCENDING: tl.constexpr, TRIP: tl.constexpr, PEEL: tl.constexpr,
+             CLUSTER: tl.constexpr):
     """Consumer cid: K/V rows [n0 + 64 cid, n0 + 64 (cid + 1)) against every
     Q block from lo to hi (DESCENDING: from hi down, as _load loads them)."""
     HALF: tl.constexpr = 64
+    fwd._meet_cluster(CLUSTER)
     qk_scale = sm_scale * 1.4426950408889634
     offs_n = n0 + cid * HALF + tl.arange(0, HALF)
     dk = tl.zeros([HALF, HEAD_DIM], dtype=tl.float32)
@@ -271,13 +291,17 @@ def _consume(cid: tl.constexpr, q_tiles, do_tiles, ds_tiles, dq_tiles, k_tiles, 
             red_add(dq_ptrs(dq_ptr, row0 + hi - BLOCK_M, cid, HEAD_DIM, BLOCK_M), dq)
     _store_dkdv(dk, dv, desc_dk, desc_dv, k_tiles, v_tiles, dk_tiles, dv_tiles, row0, n0, sm_scale, cid, ALIAS, dtype,
                 DQ_TMA and not (DQ_HALVES or DQ_TURNS))
+    fwd._meet_cluster(CLUSTER)  # (in a cluster every task meets the other CTA's first and last)
 
 
 @triton.jit
 def _static_checks(DS_OVER_DO: tl.constexpr, DQ_DEFER: tl.constexpr, DQ_TMA: tl.constexpr,
                    DQ_HALVES: tl.constexpr, DQ_TURNS: tl.constexpr, BLOCK_M: tl.constexpr,
-                   Q_DESCENDING: tl.constexpr):
+                   Q_DESCENDING: tl.constexpr, CLUSTER: tl.constexpr, CAUSAL: tl.constexpr):
     """The kernel's flags that do not go together (resolve_options refuses them on the host)."""
+    # CLUSTER CTAs (num_ctas, non-causal) run neighbouring K/V blocks of one head and share each Q/dO block's load
+    tl.static_assert(CLUSTER == tlx.cluster_size_1d() and (CLUSTER == 1 or (CLUSTER == 2 and not CAUSAL)),
+                     "CLUSTER must be the launch's num_ctas: 1, or 2 non-causal")
     tl.static_assert(not DQ_TMA or not (DS_OVER_DO or DQ_DEFER), "DQ_TMA goes without DS_OVER_DO and DQ_DEFER")
     tl.static_assert(not (DQ_HALVES or DQ_TURNS) or DQ_TMA, "DQ_HALVES and DQ_TURNS are ways of DQ_TMA")
     tl.static_assert(not (DQ_HALVES and DQ_TURNS), "DQ_HALVES and DQ_TURNS are two ways of dQ: one at a time")
@@ -291,13 +315,13 @@ def attn_bwd_kernel(sm_scale, lse_ptr, delta_ptr, dq_ptr, desc_q, desc_k, desc_v
                     ALIAS: tl.constexpr, DS_OVER_DO: tl.constexpr = False, CONSUMER_REGISTERS: tl.constexpr = 240,
                     LSE_SMEM: tl.constexpr = False, DQ_DEFER: tl.constexpr = False, DQ_TMA: tl.constexpr = False,
                     THREAD_ARRIVES: tl.constexpr = True, DQ_HALVES: tl.constexpr = False,
-                    DQ_TURNS: tl.constexpr = False, Q_DESCENDING: tl.constexpr = False):
+                    DQ_TURNS: tl.constexpr = False, Q_DESCENDING: tl.constexpr = False, CLUSTER: tl.constexpr = 1):
     """Program (n, bh): dK, dV of K/V rows [128 n, 128 (n + 1)) of head bh and their share of the fp32 dQ (DQ_TMA:
     dq_ptr a descriptor; LSE_SMEM: lse_ptr, delta_ptr descriptors of (rows / 8, 8) views, loaded with Q, dO)."""
     HALF: tl.constexpr = 64
     dtype: tl.constexpr = tlx.dtype_of(desc_q)
     tl.static_assert(not DS_OVER_DO or ALIAS, "DS_OVER_DO lays dS over dO: it needs ALIAS")
-    _static_checks(DS_OVER_DO, DQ_DEFER, DQ_TMA, DQ_HALVES, DQ_TURNS, BLOCK_M, Q_DESCENDING)
+    _static_checks(DS_OVER_DO, DQ_DEFER, DQ_TMA, DQ_HALVES, DQ_TURNS, BLOCK_M, Q_DESCENDING, CLUSTER, CAUSAL)
     if DS_OVER_DO:  # dO slot s holds dS^T of both consumers once dV and dP^T have read it
         do_spec = tlx.storage_alias_spec(storage=tlx.storage_kind.smem)
         do_tiles = tlx.local_alloc((BLOCK_M, HEAD_DIM), dtype, STAGES, reuse=do_spec)
@@ -344,13 +368,13 @@ def attn_bwd_kernel(sm_scale, lse_ptr, delta_ptr, dq_ptr, desc_q, desc_k, desc_v
         lse_tiles, delta_tiles = q_tiles, q_tiles  # unused
     q_fulls = tlx.alloc_barriers(num_barriers=STAGES, arrive_count=1)
     do_fulls = tlx.alloc_barriers(num_barriers=STAGES, arrive_count=1)
-    if THREAD_ARRIVES:  # the consumers' threads hand a slot back each for itself: no warp-group bar.sync
-        empties = tlx.alloc_warp_barrier(num_barriers=STAGES, num_warps=8)
-    else:
-        empties = tlx.alloc_barriers(num_barriers=STAGES, arrive_count=2)
+    # THREAD_ARRIVES: the consumers' threads hand a slot back each for itself (no warp-group bar.sync)
+    empties = tlx.alloc_warp_barrier(num_barriers=STAGES, num_warps=8) if THREAD_ARRIVES else \
+        tlx.alloc_barriers(num_barriers=STAGES, arrive_count=2)
     kv_full = tlx.alloc_barriers(num_barriers=1, arrive_count=1)
-
-    n0 = tl.program_id(0) * 128
+    # in a cluster rank 0's producer waits here for the other CTA's consumers to free a slot (_load_trip)
+    peer_empties = tlx.alloc_barriers(num_barriers=STAGES, arrive_count=1) if CLUSTER > 1 else empties
+    n0 = (tl.program_id(0) * CLUSTER + tlx.cluster_cta_rank()) * 128
     row0 = tl.program_id(1) * N_CTX
     lo, hi = _q_range(n0, N_CTX, CAUSAL)
     TRIP: tl.constexpr = 2 if DQ_TURNS else 1  # DQ_TURNS: two Q blocks a trip, whose dQ turn known when compiling
@@ -359,13 +383,13 @@ def attn_bwd_kernel(sm_scale, lse_ptr, delta_ptr, dq_ptr, desc_q, desc_k, desc_v
         with tlx.async_task("default"):
             _load(desc_q, desc_do, desc_k, desc_v, q_tiles, do_tiles, k_tiles, v_tiles, q_fulls, do_fulls, empties,
                   kv_full[0], row0, n0, lo, hi, HEAD_DIM, BLOCK_M, STAGES, dtype, lse_ptr, delta_ptr, lse_tiles,
-                  delta_tiles, LSE_SMEM, Q_DESCENDING, TRIP, PEEL)
+                  delta_tiles, LSE_SMEM, Q_DESCENDING, TRIP, PEEL, peer_empties, CLUSTER)
         with tlx.async_task(num_warps=4, registers=CONSUMER_REGISTERS, replicate=2):
             cid: tl.constexpr = tlx.async_task_replica_id()
             _consume(cid, q_tiles, do_tiles, ds_tiles, dq_tiles, k_tiles, v_tiles, dk_tiles, dv_tiles, q_fulls,
                      do_fulls, empties, kv_full[0], lse_ptr, delta_ptr, lse_tiles, delta_tiles, dq_ptr, desc_dk,
                      desc_dv, row0, n0, lo, hi, sm_scale, HEAD_DIM, BLOCK_M, STAGES, CAUSAL, ALIAS, DS_OVER_DO, dtype,
-                     LSE_SMEM, DQ_DEFER, DQ_TMA, DQ_HALVES, DQ_TURNS, Q_DESCENDING, TRIP, PEEL)
+                     LSE_SMEM, DQ_DEFER, DQ_TMA, DQ_HALVES, DQ_TURNS, Q_DESCENDING, TRIP, PEEL, CLUSTER)
 
 
 def _check(q, k, v, o, do, lse):
@@ -388,7 +412,7 @@ def _check(q, k, v, o, do, lse):
 
 def attention_backward(q, k, v, o, do, lse, causal=False, sm_scale=None, alias=True, block_m=None, stages=None,
                        ds_over_do=None, consumer_registers=240, lse_smem=None, dq_defer=False, dq_tma=None,
-                       thread_arrives=True, dq_halves=None, dq_turns=None, q_descending=None):
+                       thread_arrives=True, dq_halves=None, dq_turns=None, q_descending=None, cluster=None):
     """(dQ, dK, dV) of softmax(Q K^T * sm_scale) V for (batch, heads, N,
     head_dim) fp16/bf16 tensors on a Hopper GPU, given the forward's output
     o, its log-sum-exp lse (natural log, float32) and the output's gradient
@@ -405,14 +429,17 @@ def attention_backward(q, k, v, o, do, lse, causal=False, sm_scale=None, alias=T
     dim 128, 1.02-1.05x at 64); q_descending (by default when causal and
     not dq_defer): each program takes its Q blocks from the last down, so
     that a causal head's programs read the same Q and dO blocks together
-    (1.02-1.04x ascending on an H200). resolve_options checks them (a
-    ValueError for what does not go together or does not fit)."""
+    (1.02-1.04x ascending on an H200); cluster=2 (non-causal): clusters of
+    two CTAs on neighbouring K/V blocks, rank 0 multicasting each Q/dO block
+    into both. resolve_options checks them (a ValueError for what does not
+    go together or does not fit)."""
     import torch
     from triton.tools.tensor_descriptor import TensorDescriptor
 
     _check(q, k, v, o, do, lse)
     q_descending = resolve_q_order(causal, dq_defer, q_descending)
     Z, H, N_CTX, HEAD_DIM = q.shape
+    cluster = resolve_cluster(causal, N_CTX, cluster)
     block_m, stages, ds_over_do, lse_smem, dq_tma, dq_halves, dq_turns = resolve_options(
         HEAD_DIM, alias, block_m, stages, ds_over_do, lse_smem, dq_defer, dq_tma, dq_halves, dq_turns)
     sm_scale = 1.0 / math.sqrt(HEAD_DIM) if sm_scale is None else sm_scale
@@ -431,14 +458,14 @@ def attention_backward(q, k, v, o, do, lse, causal=False, sm_scale=None, alias=T
         lse, vec = (TensorDescriptor(t, [rows // 8, 8], [8, 1], [block_m // 8, 8]) for t in (lse, delta))
     dq_cols = dq_tile_columns(HEAD_DIM, dq_halves, dq_turns)
     dq_arg = TensorDescriptor(dq, [rows, HEAD_DIM], [HEAD_DIM, 1], [block_m, dq_cols]) if dq_tma else dq
-    attn_bwd_kernel[(N_CTX // BLOCK_N, Z * H)](sm_scale, lse, vec, dq_arg, desc(q, block_m), desc(k, 64), desc(v, 64),
+    attn_bwd_kernel[(N_CTX // BLOCK_N // cluster, Z * H)](sm_scale, lse, vec, dq_arg, desc(q, block_m), desc(k, 64), desc(v, 64),
                                               desc(do, block_m), desc(dk, 64), desc(dv, 64), N_CTX,
                                               HEAD_DIM=HEAD_DIM, BLOCK_M=block_m, STAGES=stages, CAUSAL=causal,
                                               ALIAS=alias, DS_OVER_DO=ds_over_do,
                                               CONSUMER_REGISTERS=consumer_registers, LSE_SMEM=lse_smem,
                                               DQ_DEFER=dq_defer, DQ_TMA=dq_tma, THREAD_ARRIVES=thread_arrives,
                                               DQ_HALVES=dq_halves, DQ_TURNS=dq_turns, Q_DESCENDING=q_descending,
-                                              num_warps=4, num_stages=1)
+                                              CLUSTER=cluster, num_warps=4, num_stages=1, num_ctas=cluster)
     if not dq_turns:
         return dq.to(q.dtype), dk, dv
     out = torch.empty_like(q)
@@ -486,7 +513,7 @@ def attention(q, k, v, causal=False, sm_scale=None, alias=True):
 
 def compile_for_sm90(head_dim=128, causal=False, alias=True, block_m=None, stages=None, ds_over_do=None, dtype="fp16",
                      consumer_registers=240, lse_smem=False, dq_defer=False, dq_tma=False, thread_arrives=True,
-                     dq_halves=False, dq_turns=False, q_descending=None):
+                     dq_halves=False, dq_turns=False, q_descending=None, cluster=1):
     """The backward kernel compiled for sm_90 without a GPU (q_descending: by
     default as attention_backward takes it)."""
     from triton.backends.compiler import GPUTarget
@@ -497,7 +524,7 @@ def compile_for_sm90(head_dim=128, causal=False, alias=True, block_m=None, stage
                       ALIAS=alias, DS_OVER_DO=default_ds if ds_over_do is None else ds_over_do,
                       CONSUMER_REGISTERS=consumer_registers, LSE_SMEM=lse_smem, DQ_DEFER=dq_defer, DQ_TMA=dq_tma,
                       THREAD_ARRIVES=thread_arrives, DQ_HALVES=dq_halves, DQ_TURNS=dq_turns,
-                      Q_DESCENDING=q_descending)
+                      Q_DESCENDING=q_descending, CLUSTER=cluster)
     q_block = f"tensordesc<{dtype}[{block_m}, {head_dim}]>"
     kv_block = f"tensordesc<{dtype}[64, {head_dim}]>"
     vec = f"tensordesc<fp32[{block_m // 8}, 8]>" if lse_smem else "*fp32"
@@ -508,7 +535,8 @@ def compile_for_sm90(head_dim=128, causal=False, alias=True, block_m=None, stage
     pointers = (() if lse_smem else (1, 2)) + (() if dq_tma else (3, )) + (10, )
     attrs = {(i, ): [["tt.divisibility", 16]] for i in pointers}
     src = triton.compiler.ASTSource(fn=attn_bwd_kernel, signature=signature, constexprs=constexprs, attrs=attrs)
-    return triton.compile(src, target=GPUTarget("cuda", 90, 32), options={"num_warps": 4, "num_stages": 1})
+    return triton.compile(src, target=GPUTarget("cuda", 90, 32),
+                          options={"num_warps": 4, "num_stages": 1, "num_ctas": cluster})
 
 
 if __name__ == "__main__":

@@ -35,6 +35,7 @@ CANDIDATES = {
     "dq_tma_lse_smem": (dict(dq_tma=True, lse_smem=True, dq_halves=False, dq_turns=False), (64, )),
     "dq_halves": (dict(dq_halves=True), (64, 128)),
     "q_ascending": (dict(q_descending=False), (64, 128)),
+    "cluster": (dict(cluster=2), (64, 128)),  # non-causal
 }
 
 
@@ -106,6 +107,18 @@ def resolve_q_order(causal, dq_defer=False, q_descending=None):
         raise ValueError("attention_backward: dq_defer adds each Q block's dQ in the next step, from Q blocks taken "
                          "in ascending order: pass q_descending=False")
     return q_descending
+
+
+def resolve_cluster(causal, n_ctx, cluster=None):
+    """CTAs per cluster: 2 (neighbouring K/V blocks of a head sharing each
+    Q/dO block's load) only non-causal, with an even number of 128-row K/V
+    blocks; 1 by default."""
+    if cluster in (None, 1):
+        return 1
+    if cluster != 2 or causal or n_ctx % 256:
+        raise ValueError(f"attention_backward: cluster must be 1, or 2 for non-causal attention with N a multiple of "
+                         f"256; got cluster={cluster}, causal={causal}, N={n_ctx}")
+    return cluster
 
 
 def _check_options(head_dim, alias, block_m, stages, ds_over_do, lse_smem, dq_defer, dq_tma, dq_halves, dq_turns):

@@ -21,12 +21,16 @@ import heapq
 import triton
 import triton.language as tl
 
+import tlx_alias as tlx
+
 GROUP_HEADS = 4
 
 
 @triton.jit
-def _tile_coords(k, pid, nprogs, num_pid_m, tile_table, TILE_ORDER: tl.constexpr):
-    """(row block, batch*head) of program `pid`'s k-th tile."""
+def _tile_coords(k, pid, nprogs, num_pid_m, tile_table, TILE_ORDER: tl.constexpr, CLUSTER: tl.constexpr = 1):
+    """(row block, batch*head) of program `pid`'s k-th tile. A program of
+    CLUSTER CTAs ("rows") runs CLUSTER neighbouring row blocks of one head at
+    a time, one per CTA (num_pid_m is a multiple of CLUSTER)."""
     if TILE_ORDER == "table":  # row 0: each program's tile count; row k + 1: its k-th tile
         tile = tl.load(tile_table + (k + 1) * nprogs + pid)
         off_hz = tile // num_pid_m
@@ -37,21 +41,21 @@ def _tile_coords(k, pid, nprogs, num_pid_m, tile_table, TILE_ORDER: tl.constexpr
         j = pair % (num_pid_m // 2)
         start_m = tl.where(k % 2 == 0, num_pid_m - 1 - j, j)
     else:
-        tile = pid + k * nprogs
+        tile = (pid + k * nprogs) * CLUSTER + tlx.cluster_cta_rank()
         off_hz = tile // num_pid_m
         start_m = tile % num_pid_m
     return start_m, off_hz
 
 
 @triton.jit
-def _tiles_of(pid, nprogs, num_pid_m, num_heads, tile_table, TILE_ORDER: tl.constexpr):
-    """How many tiles program `pid` runs."""
+def _tiles_of(pid, nprogs, num_pid_m, num_heads, tile_table, TILE_ORDER: tl.constexpr, CLUSTER: tl.constexpr = 1):
+    """How many tiles program `pid` runs (each CTA of it)."""
     if TILE_ORDER == "table":
         return tl.load(tile_table + pid)
     elif TILE_ORDER == "pairs":
         return 2 * tl.cdiv(num_heads * (num_pid_m // 2) - pid, nprogs)
     else:
-        return tl.cdiv(num_heads * num_pid_m - pid, nprogs)
+        return tl.cdiv(num_heads * (num_pid_m // CLUSTER) - pid, nprogs)
 
 
 @functools.lru_cache(maxsize=64)
@@ -98,3 +102,32 @@ def check_tile_order(order, causal, num_pid_m):
     if order == "pairs" and (not causal or num_pid_m % 2):
         raise ValueError("attention: tile_order='pairs' is for causal attention with an even number of row blocks, "
                          f"got {num_pid_m} row blocks{'' if causal else ' (non-causal)'}")
+
+
+def check_cluster(cluster, order, o_staging, num_pid_m):
+    """CTAs per cluster: 1, or 2 for the non-causal row order with O over Q
+    and an even number of row blocks (each cluster runs two of one head)."""
+    if cluster == 1:
+        return 1
+    if cluster != 2 or order != "rows" or o_staging != "q" or num_pid_m % 2:
+        raise ValueError(f"attention: cluster must be 1, or 2 for non-causal attention (tile_order 'rows') with "
+                         f"O over Q and an even number of row blocks; got cluster={cluster}, tile_order={order!r}, "
+                         f"o_staging={o_staging!r}, {num_pid_m} row blocks")
+    return cluster
+
+
+_resident = {}
+
+
+def resident_clusters(kernel, args, constexprs, device, cluster):
+    """How many clusters of the kernel (compiled for these arguments) the GPU
+    runs at once: the persistent grid of a clustered launch. Clusters go to
+    GPCs whole, so this can be less than the SMs / cluster."""
+    key = (device.index, tuple(sorted((k, str(v)) for k, v in constexprs.items())))
+    if key not in _resident:
+        from triton.runtime import driver
+        compiled = kernel.warmup(*args, grid=(1, ), **constexprs)
+        compiled._init_handles()
+        _resident[key] = driver.active.utils.cuOccupancyMaxActiveClusters(compiled.function,
+                                                                          compiled.metadata.shared, cluster)
+    return _resident[key]

@@ -204,3 +204,59 @@ def thread_ids_by_task(out_ptr):
         with tlx.async_task(num_warps=4):
             offs = tl.arange(0, 128)
             tl.store(out_ptr + 128 + offs, tlx.thread_id(0) + offs * 0)
+
+
+@triton.jit
+def cluster_multicast_copy(desc, out_ptr, ranks_ptr, B: tl.constexpr):
+    # num_ctas=2: rank 0 multicasts the cluster's tile (rows pid * B) into
+    # both CTAs' buffer; each CTA stores what landed in its own to slot
+    # 2 * pid + rank, with its rank and the cluster's program id and count.
+    buf = tlx.local_alloc((B, B), tl.float16, 1)
+    bars = tlx.alloc_barriers(1)
+    rank = tlx.cluster_cta_rank()
+    tlx.fence_mbarrier_init_cluster()
+    tlx.cluster_barrier()  # both barriers are initialized before the copy signals them
+    tlx.barrier_expect_bytes(bars[0], B * B * 2)
+    tlx.async_descriptor_load(desc, buf[0], [tl.program_id(0) * B, 0], bars[0], pred=rank == 0,
+                              multicast_targets=[0, 1])
+    tlx.barrier_wait(bars[0], 0)
+    rows = tl.arange(0, B)[:, None] * B + tl.arange(0, B)[None, :]
+    slot = 2 * tl.program_id(0) + rank
+    tl.store(out_ptr + slot * B * B + rows, tlx.local_load(buf[0]))
+    tl.store(ranks_ptr + slot * 3 + tl.arange(0, 4), tl.where(
+        tl.arange(0, 4) == 0, rank, tl.where(tl.arange(0, 4) == 1, tl.program_id(0), tl.num_programs(0))),
+             mask=tl.arange(0, 4) < 3)
+    tlx.cluster_barrier()
+
+
+@triton.jit
+def cluster_remote_arrive(out_ptr, ROUNDS: tl.constexpr, EMPTY: tl.constexpr):
+    # num_ctas=2: rank 1's producer hands rank 0's consumer a token a round
+    # by arriving on rank 0's `fulls`; rank 0's consumer hands it back on
+    # rank 1's `empties` (a leader's arrive, or with EMPTY "threads" every
+    # thread's on a warp barrier). Each consumer stores the rounds it saw.
+    fulls = tlx.alloc_barriers(1)
+    if EMPTY == "threads":
+        empties = tlx.alloc_warp_barrier(1, num_warps=4)
+    else:
+        empties = tlx.alloc_barriers(1)
+    tlx.fence_mbarrier_init_cluster()
+    with tlx.async_tasks():
+        with tlx.async_task("default"):
+            tlx.cluster_barrier()  # every barrier of the cluster is initialized
+            rank = tlx.cluster_cta_rank()
+            for r in range(ROUNDS):
+                tlx.barrier_wait(empties[0], (r & 1) ^ 1, pred=rank == 1)
+                tlx.barrier_arrive(fulls[0], remote_cta_rank=0, pred=rank == 1)
+            tlx.cluster_barrier()  # no CTA exits while the other may arrive on it
+        with tlx.async_task(num_warps=4):
+            tlx.cluster_barrier()
+            rank = tlx.cluster_cta_rank()
+            seen = 0
+            for r in range(ROUNDS):
+                tlx.barrier_wait(fulls[0], r & 1, pred=rank == 0)
+                seen += (rank == 0).to(tl.int32)
+                tlx.barrier_arrive(empties[0], remote_cta_rank=1, pred=rank == 0)
+            offs = tl.arange(0, 128)
+            tl.store(out_ptr + tl.program_id(0) * 2 + rank + offs * 0, seen + offs * 0, mask=offs == 0)
+            tlx.cluster_barrier()

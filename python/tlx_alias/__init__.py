@@ -67,7 +67,8 @@ from .memory_map_svg import save_memory_map  # noqa: E402
 from .types import (buffered_tensor, mbarrier, reuse_group, reuse_group_type, storage_alias_spec,  # noqa: E402
                     storage_kind)
 from .barriers import (alloc_barriers, alloc_warp_barrier, barrier_arrive, barrier_expect_bytes,  # noqa: E402
-                       barrier_wait, fence, fence_async_shared, named_barrier_arrive, named_barrier_wait)
+                       barrier_wait, cluster_barrier, fence, fence_async_shared, fence_mbarrier_init_cluster,
+                       named_barrier_arrive, named_barrier_wait)
 from .mma import async_dot, async_dot_wait  # noqa: E402
 from .tma import async_descriptor_load, async_descriptor_store, async_descriptor_store_wait  # noqa: E402
 from .prefetch import prefetch  # noqa: E402
@@ -84,8 +85,8 @@ __all__ = [
     "SERVED_TRITON", "SUPPORTED_TRITON", "PluginLoadError", "TLXDeprecationWarning", "TritonVersionError", "__version__", "alloc_barriers", "alloc_warp_barrier",
     "async_descriptor_load", "async_descriptor_store", "async_descriptor_store_wait", "async_dot",
     "async_dot_wait", "async_task", "async_task_replica_id", "async_tasks", "barrier_arrive",
-    "barrier_expect_bytes", "barrier_wait", "clock64", "cluster_cta_rank", "cluster_size_1d", "dtype_of", "fence",
-    "fence_async_shared", "local_reinterpret", "local_slice", "local_trans", "mbarrier",
+    "barrier_expect_bytes", "barrier_wait", "clock64", "cluster_barrier", "cluster_cta_rank", "cluster_size_1d", "dtype_of", "fence",
+    "fence_async_shared", "fence_mbarrier_init_cluster", "local_reinterpret", "local_slice", "local_trans", "mbarrier",
     "named_barrier_arrive", "named_barrier_wait", "size_of", "warp_spec", "async_load", "async_load_commit_group",
     "async_load_wait_group", "async_token", "buffered_tensor", "encoding",
     "local_alloc", "local_load", "local_store", "local_view", "memory_map", "nv_mma_shared_layout",

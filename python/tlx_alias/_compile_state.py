@@ -31,6 +31,12 @@ def module_num_warps(semantic):
     return ir.option(semantic.builder, "num_warps", 4)
 
 
+def module_num_ctas(semantic):
+    """CTAs per cluster (the kernel's num_ctas option): each CTA is a whole
+    program of one-CTA layouts, told apart by tlx.cluster_cta_rank()."""
+    return ir.option(semantic.builder, "num_ctas", 1)
+
+
 def current_num_warps(semantic):
     """The warps that run the code being traced."""
     stack = _stack()

@@ -43,7 +43,9 @@ def barrier_wait(bar, phase, pred=None, _semantic=None):
 @tl_core.builtin
 def barrier_arrive(bar, arrive_count=tl.constexpr(1), remote_cta_rank=None, pred=None, _semantic=None):
     """Arrives on `bar` (`arrive_count` arrivals) once for the task that runs
-    it; for a warp barrier, once for each of its threads."""
+    it; for a warp barrier, once for each of its threads. With
+    `remote_cta_rank` (num_ctas > 1) the arrive goes to the barrier at the
+    same place in that CTA of the cluster (mapa + a cluster-scope release)."""
     return tlx(_semantic).barrier_arrive(bar, _unwrap(arrive_count), _unwrap(remote_cta_rank), pred)
 
 
@@ -59,6 +61,24 @@ def named_barrier_arrive(bar, arrive_count, _semantic=None):
     """Arrives on hardware named barrier `bar`, expecting `arrive_count`
     threads in all, without waiting (bar.arrive)."""
     return tlx(_semantic).named_barrier("bar.arrive", bar, arrive_count, "named_barrier_arrive")
+
+
+@tl_core.builtin
+def cluster_barrier(_semantic=None):
+    """Waits until every thread of every CTA in the cluster has arrived here
+    (barrier.cluster.arrive + wait, release/acquire at cluster scope). Each
+    task runs it for its own warps (code outside the tasks runs on the
+    default task's warps only): after the barriers' init, before any CTA
+    multicasts into or arrives on another; at the end, so that no CTA exits
+    while another may still do so."""
+    return tlx(_semantic).cluster_barrier()
+
+
+@tl_core.builtin
+def fence_mbarrier_init_cluster(_semantic=None):
+    """Makes this thread's mbarrier inits visible to the cluster's other CTAs
+    (fence.mbarrier_init.release.cluster), before a cluster_barrier."""
+    return tlx(_semantic).fence_mbarrier_init_cluster()
 
 
 @tl_core.builtin

@@ -22,7 +22,10 @@ def async_descriptor_load(desc, result, offsets, barrier, pred=None, cache_modif
                           multicast_targets=[], two_ctas=False, _semantic=None):
     """Copies the tile of `desc` at `offsets` into buffer `result` with TMA;
     the bytes land on mbarrier `barrier` (announce them with
-    barrier_expect_bytes, then barrier_wait)."""
+    barrier_expect_bytes, then barrier_wait). `multicast_targets` (constexpr
+    CTA ranks, num_ctas > 1): the tile lands in `result` of each of those
+    CTAs and their barriers at `barrier`'s place get the bytes (each expects
+    them); every target must have freed its buffer first."""
     return tlx(_semantic).async_descriptor_load(desc, result, offsets, barrier, pred, cache_modifier,
                                                 eviction_policy, multicast_targets, two_ctas)
 

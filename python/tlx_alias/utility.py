@@ -2,6 +2,7 @@
 import triton.language as tl
 from triton.language import core as tl_core
 
+from ._compile_state import module_num_ctas
 from ._semantic import tlx
 from ._semantic.misc import MiscSemantic
 
@@ -23,14 +24,17 @@ def size_of(dtype, _semantic=None):
 
 @tl_core.builtin
 def cluster_cta_rank(_semantic=None):
-    """This CTA's rank in its cluster: 0 (tlx_alias compiles 1-CTA clusters)."""
+    """This CTA's rank in its cluster (0 to num_ctas - 1; 0 without clusters).
+    A kernel launched with num_ctas > 1 runs that many CTAs per program, each
+    a whole program of its own tiles and buffers: tl.program_id(0) is the
+    cluster's, and this rank tells its CTAs apart."""
     return tlx(_semantic).cluster_cta_rank()
 
 
 @tl_core.builtin
 def cluster_size_1d(_semantic=None):
-    """CTAs per cluster: 1."""
-    return tl.constexpr(1)
+    """CTAs per cluster: the kernel's num_ctas."""
+    return tl.constexpr(module_num_ctas(_semantic))
 
 
 @tl_core.builtin

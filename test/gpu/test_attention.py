@@ -5,6 +5,7 @@ tlx_alias with only their imports changed (skipped without the peer's
 tutorials: TLX_TUTORIALS or TLX_PEER_SITE, see test/support/tutorials.py)."""
 import math
 import os
+import re
 import sys
 
 import pytest
@@ -170,6 +171,29 @@ def test_attention_thread_or_leader_arrives(head_dim, options, causal):
     for thread_arrives in ("kqv", "kq", ""):
         check(True, head_dim, causal, torch.bfloat16, n=768, growing_scores=True, thread_arrives=thread_arrives,
               **options)
+
+
+@pytest.mark.parametrize("dtype", [torch.float16, torch.bfloat16])
+@pytest.mark.parametrize("alias, head_dim, options", [
+    (True, 64, dict(groups=3)), (True, 64, dict(groups=2)), (True, 128, {}), (False, 128, {}),
+    (True, 128, dict(thread_arrives="", q_buffers=1, stages=3)), (True, 256, dict(o_staging="q"))])
+def test_attention_in_clusters_of_two(alias, head_dim, options, dtype):
+    """Clusters of two CTAs (num_ctas=2) running two row blocks of one head:
+    rank 0 multicasts each K/V block into both, after the other CTA's
+    producer has told it (a remote arrive) that its consumers freed the slot;
+    two clusters run 4-9 row-block pairs each through the rings."""
+    check(alias, head_dim, False, dtype, n=768, growing_scores=True, cluster=2, **options)
+
+
+def test_attention_rejects_clusters_it_cannot_run():
+    q = torch.randn((1, 2, 384, 64), device="cuda", dtype=torch.float16)
+    message = "cluster must be 1, or 2 for non-causal attention (tile_order 'rows') with O over Q and an even number"
+    with pytest.raises(ValueError, match=re.escape(message + " of row blocks; got cluster=2, tile_order='table'")):
+        fa.attention(q, q, q, causal=True, cluster=2)
+    with pytest.raises(ValueError, match=re.escape("got cluster=2, tile_order='rows', o_staging='q', 3 row blocks")):
+        fa.attention(q, q, q, cluster=2, groups=2)
+    with pytest.raises(ValueError, match=re.escape("got cluster=4")):
+        fa.attention(q, q, q, cluster=4, groups=2)
 
 
 def test_attention_rejects_unknown_tile_order():

@@ -7,6 +7,7 @@ Function through `out.backward()`; a few optimizer steps of a tiny attention
 layer against the same layer on SDPA."""
 import math
 import os
+import re
 import sys
 
 import pytest
@@ -96,7 +97,8 @@ def test_backward_ring_depths_and_ds_over_do(head_dim, stages, ds_over_do, causa
     check(True, head_dim, causal, torch.float16, n=1024, z=1, h=2, stages=stages, ds_over_do=ds_over_do)
 
 
-CANDIDATE_CASES = [(name, d) for name, (_, dims) in fab.CANDIDATES.items() for d in dims]
+# (the cluster candidate runs non-causal only: its own test below)
+CANDIDATE_CASES = [(name, d) for name, (options, dims) in fab.CANDIDATES.items() for d in dims if "cluster" not in options]
 
 
 @pytest.mark.parametrize("dtype", [torch.float16, torch.bfloat16])
@@ -117,6 +119,28 @@ def test_candidates_many_tiles_and_one_block(name, head_dim, causal):
     options = fab.CANDIDATES[name][0]
     check(True, head_dim, causal, torch.bfloat16, n=2048, z=1, h=2, **options)
     check(True, head_dim, causal, torch.float16, n=128, **options)
+
+
+@pytest.mark.parametrize("dtype", [torch.float16, torch.bfloat16])
+@pytest.mark.parametrize("head_dim", [64, 128])
+def test_backward_in_clusters_of_two(head_dim, dtype):
+    """Clusters of two CTAs on neighbouring K/V blocks of a head: rank 0
+    multicasts each Q/dO block (and LSE/delta) into both, after the other
+    CTA's producer has told it its consumers freed the slot; 8 and 32 Q
+    blocks through the ring."""
+    check(True, head_dim, False, dtype, n=512, cluster=2)
+    check(True, head_dim, False, dtype, n=2048, z=1, h=2, cluster=2)
+    check(False, head_dim, False, dtype, n=512, cluster=2)
+
+
+def test_backward_rejects_clusters_it_cannot_run():
+    q, k, v, do = inputs(1, 2, 384, 64, torch.float16)
+    o, lse = fa.attention(q, k, v, return_lse=True)
+    for causal, n_rows, cluster in ((True, 384, 2), (False, 384, 2), (False, 384, 3)):
+        with pytest.raises(ValueError, match=re.escape(
+                f"cluster must be 1, or 2 for non-causal attention with N a multiple of 256; got cluster={cluster}, "
+                f"causal={causal}, N={n_rows}")):
+            fab.attention_backward(q, k, v, o, do, lse, causal=causal, cluster=cluster)
 
 
 @pytest.mark.parametrize("causal", [False, True])

@@ -40,6 +40,30 @@ def test_producer_consumer_barrier_phases(stages, empty):
     torch.testing.assert_close(out, expected, rtol=1e-5, atol=1e-4)
 
 
+def test_cluster_multicast_copy():
+    """num_ctas=2: rank 0's TMA load lands in both CTAs' buffers and signals
+    both barriers; program ids and counts are the clusters'."""
+    clusters = 3
+    x = torch.randn((clusters * 64, 64), device="cuda", dtype=torch.float16)
+    out = torch.zeros((2 * clusters, 64, 64), device="cuda", dtype=torch.float16)
+    ranks = torch.full((2 * clusters, 3), -1, device="cuda", dtype=torch.int32)
+    hk.cluster_multicast_copy[(clusters, )](descriptor(x, [64, 64]), out, ranks, B=64, num_ctas=2)
+    for c in range(clusters):
+        for rank in range(2):
+            torch.testing.assert_close(out[2 * c + rank], x[64 * c:64 * (c + 1)], rtol=0, atol=0)
+            assert ranks[2 * c + rank].tolist() == [rank, c, clusters]
+
+
+@pytest.mark.parametrize("empty", ["leader", "threads"])
+def test_cluster_remote_arrives(empty):
+    """Tokens handed between the two CTAs of each cluster by remote arrives,
+    one way on a leader's arrive, back on a leader's or every thread's."""
+    clusters, rounds = 4, 9
+    out = torch.full((2 * clusters, ), -1, device="cuda", dtype=torch.int32)
+    hk.cluster_remote_arrive[(clusters, )](out, ROUNDS=rounds, EMPTY=empty, num_ctas=2)
+    assert out.tolist() == [rounds, 0] * clusters
+
+
 @pytest.mark.parametrize("trans_b", [False, True])
 def test_async_dot_wait(trans_b):
     a = torch.randn((64, 64), device="cuda", dtype=torch.float16)

@@ -38,7 +38,7 @@ def _resolved(head_dim, options):
     """compile_for_sm90's arguments for attention_backward's options (its
     defaults filled in by resolve_options, as the GPU runs them)."""
     options = dict(options)
-    kept = {name: options.pop(name) for name in ("causal", "dtype", "thread_arrives", "q_descending")
+    kept = {name: options.pop(name) for name in ("causal", "dtype", "thread_arrives", "q_descending", "cluster")
             if name in options}
     names = ("block_m", "stages", "ds_over_do", "lse_smem", "dq_tma", "dq_halves", "dq_turns")
     resolved = fab.resolve_options(head_dim, **options)
@@ -86,7 +86,8 @@ CONFIGS = {
     # the candidates benchmarks/attention_bwd.py measures beside the default
     **{
         f"D={d} causal={causal} {dtype} {name}": _resolved(d, dict(causal=causal, dtype=dtype, **options))
-        for name, (options, dims) in fab.CANDIDATES.items() for d in dims for causal in (False, True)
+        for name, (options, dims) in fab.CANDIDATES.items() for d in dims
+        for causal in ((False, ) if "cluster" in options else (False, True))  # clusters run non-causal only
         for dtype in ("fp16", "bf16")
     },
 }

@@ -153,6 +153,15 @@ const PassInfo kPasses[] = {
     {"tlx_lower_thread_arrives", TLX_ALIAS_VERSION,
      &addPassWithOptions<mlir::triton::tlx::createTLXLowerThreadArrives>,
      &registerAllTLXPasses},
+    {"tlx_cluster_program_ids", TLX_ALIAS_VERSION,
+     &addPassWithOptions<mlir::triton::tlx::createTLXClusterProgramIds>,
+     &registerAllTLXPasses},
+    {"tlx_cluster_ops_as_marks", TLX_ALIAS_VERSION,
+     &addPassWithOptions<mlir::triton::tlx::createTLXClusterOpsAsMarks>,
+     &registerAllTLXPasses},
+    {"tlx_lower_cluster_ops", TLX_ALIAS_VERSION,
+     &addPassWithOptions<mlir::triton::tlx::createTLXLowerClusterOps>,
+     &registerAllTLXPasses},
 };
 
 const DialectInfo kDialects[] = {

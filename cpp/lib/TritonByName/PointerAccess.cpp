@@ -35,6 +35,12 @@ int64_t getPointeeBytes(Type type) {
 std::optional<int> getProgramIdAxis(Operation *op) {
   if (!isOpNamed(op, tt_names::kGetProgramId))
     return std::nullopt;
+  return getGridQueryAxis(op);
+}
+
+std::optional<int> getGridQueryAxis(Operation *op) {
+  if (!isOpNamed(op, tt_names::kGetProgramId) && !isOpNamed(op, tt_names::kGetNumPrograms))
+    return std::nullopt;
   Attribute axis = op->getAttr("axis");
   if (auto integer = dyn_cast_or_null<IntegerAttr>(axis))
     return int(integer.getInt());

@@ -40,6 +40,9 @@ int64_t getPointeeBytes(Type type);
 /// The axis (0, 1, 2) of a `tt.get_program_id`.
 std::optional<int> getProgramIdAxis(Operation *op);
 
+/// The axis (0, 1, 2) of a `tt.get_program_id` or `tt.get_num_programs`.
+std::optional<int> getGridQueryAxis(Operation *op);
+
 /// [start, end) of a `tt.make_range`.
 std::optional<std::pair<int64_t, int64_t>> getMakeRangeBounds(Operation *op);
 

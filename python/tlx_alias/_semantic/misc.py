@@ -4,6 +4,7 @@ instruction)."""
 import triton.language as tl
 from triton.language import core as tl_core
 
+from .._compile_state import module_num_ctas
 from .._triton import ir
 from ..types import buffered_tensor
 from .checks import constexpr_int, predicate_i32
@@ -36,10 +37,9 @@ class MiscSemantic:
         return tl.constexpr(dtype.primitive_bitwidth // 8)
 
     def cluster_cta_rank(self):
-        num_ctas = ir.option(self.builder, "num_ctas", 1)
-        if num_ctas != 1:
-            raise ValueError(f"cluster_cta_rank: CTA clusters (num_ctas={num_ctas}) are not supported yet")
-        return self.triton.to_tensor(0)
+        if module_num_ctas(self.triton) == 1:
+            return self.triton.to_tensor(0)
+        return _asm(self.triton, "mov.u32 $0, %cluster_ctarank;", "=r", [], tl.int32, is_pure=True)
 
     def clock64(self):
         return _asm(self.triton, "mov.u64 $0, %clock64;", "=l", [], tl.int64)

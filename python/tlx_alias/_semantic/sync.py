@@ -1,10 +1,12 @@
 """mbarriers, named barriers and fences. Barriers are `ttng` ops built
 directly in TTIR: they carry no tensor layout, so triton's TTIR->TTGIR
 conversion passes them through untouched."""
+import itertools
+
 import triton.language as tl
 from triton.language import core as tl_core
 
-from .._compile_state import current_num_warps
+from .._compile_state import current_num_warps, module_num_ctas
 from .._triton import ir
 from ..types import mbarrier, memdesc_text, storage_kind
 from .checks import constexpr_int, scalar_i1, scalar_i32
@@ -18,6 +20,27 @@ def one_barrier(bar, what):
     if bar.num is not None:
         raise ValueError(f"{what} needs one barrier: index the allocation first (bars[i])")
     return bar
+
+
+_pairings = itertools.count()
+
+
+def cta_rank(rank, what, semantic):
+    """A CTA rank of the kernel's clusters as an i32 (a constexpr is checked)."""
+    num_ctas = module_num_ctas(semantic)
+    if num_ctas == 1:
+        raise ValueError(f"{what} needs CTA clusters: launch the kernel with num_ctas > 1")
+    rank = tl_core._unwrap_if_constexpr(rank)
+    if isinstance(rank, int) and not 0 <= rank < num_ctas:
+        raise ValueError(f"{what} must be a CTA rank in [0, {num_ctas}), got {rank}")
+    return scalar_i32(rank, what, semantic)
+
+
+def _cluster_asm(instruction, what, semantic):
+    if module_num_ctas(semantic) == 1:
+        raise ValueError(f"{what} needs CTA clusters: launch the kernel with num_ctas > 1")
+    tl_core.inline_asm_elementwise(f"{instruction}\n\tmov.u32 $0, 0;", "=r", [], tl.int32, False, 1,
+                                   _semantic=semantic)
 
 
 def _with_optional_pred(operands, pred, semantic):
@@ -67,10 +90,16 @@ class SyncSemantic:
     def barrier_arrive(self, bar, arrive_count, remote_cta_rank, pred):
         bar = one_barrier(bar, "barrier_arrive")
         arrive_count = constexpr_int(arrive_count, "arrive_count", minimum=1)
-        if remote_cta_rank is not None:
-            raise ValueError("barrier_arrive: remote_cta_rank needs CTA clusters, which tlx_alias "
-                             "does not support yet (num_ctas=1)")
         attributes = {}
+        if remote_cta_rank is not None:
+            # The rank reaches tlx-lower-cluster-ops through an asm op paired
+            # with the arrive by a number (triton's arrive has no operand for it).
+            rank = cta_rank(remote_cta_rank, "barrier_arrive: remote_cta_rank", self.triton)
+            pairing = next(_pairings)
+            ir.create_op(self.builder, "tt.elementwise_inline_asm", [rank.handle], ["i32"],
+                         {"asm_string": '"mov.u32 $0, $1;"', "constraints": '"=r,r"', "pure": "false",
+                          "packed_element": "1 : i32", "tlx.remote_rank": f"{pairing} : i32"})
+            attributes["tlx.remote_arrive"] = f"{pairing} : i32"
         if bar.is_warp_barrier:
             # Every thread arrives, each for its own accesses: no warp-group
             # sync (tlx-thread-arrives-as-expects). `count` stays the task's
@@ -95,6 +124,13 @@ class SyncSemantic:
         # triton's inline asm does exactly that for scalar operands.
         tl_core.inline_asm_elementwise(f"{instruction} $1, $2;\n\tmov.u32 $0, 0;", "=r,r,r", [bar_id, threads],
                                        tl.int32, False, 1, _semantic=self.triton)
+
+    def cluster_barrier(self):
+        _cluster_asm("barrier.cluster.arrive.aligned;\n\tbarrier.cluster.wait.aligned;", "cluster_barrier",
+                     self.triton)
+
+    def fence_mbarrier_init_cluster(self):
+        _cluster_asm("fence.mbarrier_init.release.cluster;", "fence_mbarrier_init_cluster", self.triton)
 
     def fence_async_shared(self):
         ir.create_op(self.builder, "ttng.fence_async_shared", [], [], {"bCluster": "false"})

@@ -6,6 +6,7 @@ optimize-descriptor-encoding out, which would reset it)."""
 import triton.language as tl
 from triton.language import core as tl_core
 
+from .._compile_state import module_num_ctas
 from .._triton import ir
 from .._triton.tma import REDUCE_DTYPES, REDUCE_KINDS, reduce_kind_value
 from ..layouts import tma_layout, tma_layouts
@@ -47,6 +48,24 @@ def _offsets(what, offsets, rank, semantic):
     return [scalar_i32(o, "offset", semantic).handle for o in offsets]
 
 
+def _multicast_mask(what, targets, semantic):
+    """The CTA mask of `multicast_targets` (constexpr ranks), 0 for none."""
+    targets = tl_core._unwrap_if_constexpr(targets)
+    targets = [tl_core._unwrap_if_constexpr(t) for t in (targets or [])]
+    if not targets:
+        return 0
+    num_ctas = module_num_ctas(semantic)
+    if num_ctas == 1:
+        raise ValueError(f"{what}: multicast_targets needs CTA clusters: launch the kernel with num_ctas > 1")
+    mask = 0
+    for rank in targets:
+        if not isinstance(rank, int) or isinstance(rank, bool) or not 0 <= rank < num_ctas:
+            raise ValueError(f"{what}: multicast_targets must be constexpr CTA ranks in [0, {num_ctas}), "
+                             f"got {rank!r}")
+        mask |= 1 << rank
+    return mask
+
+
 def _reduce_attributes(what, store_reduce, dtype):
     """The store's `reduce_kind` (triton's number for the kind; the
     conversion makes it a ttng.async_tma_reduce), none for a plain store."""
@@ -71,9 +90,10 @@ class TMASemantic:
         buf = single_buffer(result, what)
         bar = one_barrier(barrier, what)
         _check_buffer(what, desc, buf)
-        if tl_core._unwrap_if_constexpr(multicast_targets) or tl_core._unwrap_if_constexpr(two_ctas):
-            raise ValueError(f"{what}: multicast and two_ctas need CTA clusters, which tlx_alias does not "
-                             "support yet (num_ctas=1)")
+        if tl_core._unwrap_if_constexpr(two_ctas):
+            raise ValueError(f"{what}: two_ctas is Blackwell's cta_group::2; tlx_alias compiles Hopper "
+                             "clusters (multicast_targets)")
+        mask = _multicast_mask(what, multicast_targets, self.triton)
         cache = _CACHE.get(tl_core._unwrap_if_constexpr(cache_modifier))
         evict = _EVICT.get(tl_core._unwrap_if_constexpr(eviction_policy))
         if cache is None or evict is None:
@@ -83,7 +103,7 @@ class TMASemantic:
         pred = scalar_i1(pred, "pred", self.triton)
         ir.create_op(self.builder, "tlx.async_descriptor_load", [desc.handle, *coords, buf.handle, bar.handle,
                                                                  pred.handle], [],
-                     {"cache": f"{cache} : i32", "evict": f"{evict} : i32"})
+                     {"cache": f"{cache} : i32", "evict": f"{evict} : i32", "multicast_mask": f"{mask} : i32"})
 
     def async_descriptor_store(self, desc, source, offsets, eviction_policy, store_reduce):
         what = "async_descriptor_store"

@@ -27,6 +27,7 @@ from .plugin import plugin_passes, plugin_path
 from .tma import descriptors_have_layouts
 
 TLX_DIALECT_PREFIX = "tlx."
+TTIR_OF_TLX_PREFIXES = (TLX_DIALECT_PREFIX, "ttg.", "ttng.")
 # tlx_alias's directory: its Python builds the TTIR.
 _PACKAGE_DIR = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 
@@ -62,15 +63,22 @@ def cache_key():
     return _plugin_key() + (f"-{option}" if option else "") + off
 
 
-def has_tlx_ops(module):
+def has_tlx_ops(module, prefixes=(TLX_DIALECT_PREFIX, )):
     found = []
 
     def visit(op):
-        if op.get_name().startswith(TLX_DIALECT_PREFIX):
+        if op.get_name().startswith(prefixes):
             found.append(op)
 
     module.walk(visit)
     return bool(found)
+
+
+def built_by_tlx(ttir):
+    """Whether a TTIR module comes from tlx_alias's frontend: it has tlx ops,
+    or TTGIR ops (buffers, barriers, warp_specialize) that triton's own
+    frontend never puts in TTIR."""
+    return has_tlx_ops(ttir, TTIR_OF_TLX_PREFIXES)
 
 
 # Set while a tlx kernel's triton stage (make_ttgir, make_llir) runs in this
@@ -141,14 +149,37 @@ def _convert_wrapper(stock):
         if state is None:
             return stock(pm, *args, **kwargs)
 
+        one_cta_args, one_cta_kwargs, num_ctas = _one_cta_layouts(args, kwargs)
+
         def add(own_pm):
-            stock(own_pm, *args, **kwargs)
+            stock(own_pm, *one_cta_args, **one_cta_kwargs)
+            if num_ctas > 1:
+                plugin_passes.tlx_cluster_program_ids(own_pm, [f"cluster-size={num_ctas}"])
             plugin_passes.tlx_jit_lowering(own_pm, lowering_args(state.memory_map_path))
 
-        _convert_partitions_of_own_width(state.module, stock, args, kwargs)
+        _convert_partitions_of_own_width(state.module, stock, one_cta_args, one_cta_kwargs)
         run_passes(state.module, add, "tlx lowering")
 
     return add_convert_to_ttgpuir
+
+
+# add_convert_to_ttgpuir(pm, target, num_warps, threads_per_warp, num_ctas)
+_NUM_CTAS_ARG = 3
+
+
+def _one_cta_layouts(args, kwargs):
+    """The conversion's arguments with num_ctas 1, and the kernel's num_ctas.
+    A tlx kernel's CTAs are each a whole program (TLX's Hopper clusters):
+    its layouts are one CTA's, and only the launch (triton's num_ctas
+    option, kept in the metadata) groups its CTAs into clusters."""
+    args, kwargs = list(args), dict(kwargs)
+    if "num_ctas" in kwargs:
+        num_ctas, kwargs["num_ctas"] = kwargs["num_ctas"], 1
+    elif len(args) > _NUM_CTAS_ARG:
+        num_ctas, args[_NUM_CTAS_ARG] = args[_NUM_CTAS_ARG], 1
+    else:
+        num_ctas = 1
+    return args, kwargs, num_ctas
 
 
 def _convert_keeping_casts(stock, pm, args, kwargs):
@@ -218,7 +249,9 @@ def _to_llvmir_wrapper(stock):
     def add_to_llvmir(pm, *args, **kwargs):
         if not _lowering_llir.get():
             return stock(pm, *args, **kwargs)
-        # Warp barriers' arrives pass triton's barrier analysis as expects.
+        # Multicast loads and remote arrives keep their marks in locations;
+        # warp barriers' arrives pass triton's barrier analysis as expects.
+        plugin_passes.tlx_cluster_ops_as_marks(pm)
         plugin_passes.tlx_thread_arrives_as_expects(pm)
         stock(pm, *args, **kwargs)
         plugin_passes.tlx_lower_thread_arrives(pm)
@@ -226,6 +259,7 @@ def _to_llvmir_wrapper(stock):
         # PTX changes, triton's cache key does not: clear the cache).
         if os.environ.get("TLX_ALIAS_LEADER_SYNC", "1") != "0":
             plugin_passes.tlx_sync_before_leader_arrive(pm)
+        plugin_passes.tlx_lower_cluster_ops(pm)
 
     return add_to_llvmir
 
@@ -300,7 +334,7 @@ class StagesHook:
         make_ttgir = stages["ttgir"]
 
         def ttgir(module, metadata):
-            if not has_tlx_ops(module):
+            if not built_by_tlx(module):
                 return make_ttgir(module, metadata)
             with memory_map_file() as path:
                 token = _compiling.set(_Compiling(module, path))

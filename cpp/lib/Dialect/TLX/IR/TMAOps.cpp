@@ -51,6 +51,8 @@ LogicalResult AsyncDescriptorLoadOp::verify() {
     return failure();
   if (!getMemDescInfo(getResult().getType())->isMutable)
     return emitOpError("cannot copy into an immutable buffer");
+  if (getMulticastMask() < 0 || getMulticastMask() > 0xffff)
+    return emitOpError("multicast_mask must be a 16-bit CTA mask, got ") << getMulticastMask();
   return verifyBarrier(*this, getBarrier().getType());
 }
 

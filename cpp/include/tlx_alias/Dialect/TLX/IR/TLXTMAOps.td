@@ -13,7 +13,10 @@ def TLX_AsyncDescriptorLoadOp : TLX_Op<"async_descriptor_load",
   let description = [{
     What `tlx.async_descriptor_load(desc, buf, offsets, barrier, pred)`
     emits. The copy signals `barrier` (an mbarrier expecting its bytes) when
-    it lands. Becomes `ttng.async_tma_copy_global_to_local`.
+    it lands. Becomes `ttng.async_tma_copy_global_to_local`. A non-zero
+    `multicast_mask` (bit r: the CTA of rank r in the cluster) multicasts it:
+    the tile lands at the buffer's offset in each of those CTAs, each one's
+    barrier at its offset gets the bytes (`tlx-lower-cluster-ops`).
 
     ```mlir
     tlx.async_descriptor_load %desc[%x, %y] %buf, %bar, %pred : !tt.tensordesc<tensor<128x64xf16>>, !ttg.memdesc<1xi64, #bar, #smem, mutable> -> !ttg.memdesc<128x64xf16, #nvmma, #smem, mutable>
@@ -26,7 +29,8 @@ def TLX_AsyncDescriptorLoadOp : TLX_Op<"async_descriptor_load",
     TLX_MemDesc:$barrier,
     I1:$pred,
     DefaultValuedAttr<I32Attr, "1">:$cache,
-    DefaultValuedAttr<I32Attr, "1">:$evict
+    DefaultValuedAttr<I32Attr, "1">:$evict,
+    DefaultValuedAttr<I32Attr, "0">:$multicast_mask
   );
   let assemblyFormat = [{
     $desc `[` $coord `]` $result `,` $barrier `,` $pred attr-dict `:`

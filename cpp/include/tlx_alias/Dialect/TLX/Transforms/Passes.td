@@ -207,6 +207,60 @@ def TLXLowerThreadArrives : Pass<"tlx-lower-thread-arrives", "mlir::ModuleOp"> {
   }];
 }
 
+def TLXClusterProgramIds : Pass<"tlx-cluster-program-ids", "mlir::ModuleOp"> {
+  let summary = "Program ids of CTA clusters whose CTAs are each a whole program";
+  let description = [{
+    Runs on TTGIR right after the TTIR->TTGIR conversion of a tlx kernel
+    launched in clusters (`num_ctas` > 1). tlx_alias compiles such a kernel
+    with one-CTA layouts (`ttg.num-ctas` = 1: each CTA holds its own tiles,
+    TLX's Hopper clusters), so triton lowers `tt.get_program_id` to the CTA's
+    id. Triton's launcher runs `num_ctas` CTAs per program along x, the
+    cluster: this pass divides the x program id and program count by
+    `cluster-size`, so that `tl.program_id(0)` is the cluster's, as in a
+    triton kernel of `num_ctas` CTAs (`tlx.cluster_cta_rank()` tells the
+    CTAs of a cluster apart).
+  }];
+  let options = [
+    Option<"clusterSize", "cluster-size", "int", /*default=*/"1",
+           "CTAs per cluster (triton's num_ctas)">
+  ];
+  let dependentDialects = ["mlir::arith::ArithDialect"];
+}
+
+def TLXClusterOpsAsMarks : Pass<"tlx-cluster-ops-as-marks", "mlir::ModuleOp"> {
+  let summary = "Carry multicast and remote-arrive attributes into the LLVM dialect";
+  let description = [{
+    Runs on TTGIR right before `convert-triton-gpu-to-llvm`, which drops
+    discardable attributes but keeps locations. The attributes the frontend
+    puts on cluster ops move into a `FusedLoc` around the op's location
+    (metadata: the attribute): `tlx.multicast_mask = M` on a
+    `ttng.async_tma_copy_global_to_local`, `tlx.remote_arrive = I` on a
+    `ttng.arrive_barrier` and `tlx.remote_rank = I` on the
+    `tt.elementwise_inline_asm` that yields the CTA rank that arrive goes
+    to. `tlx-lower-cluster-ops` reads them after the conversion.
+  }];
+}
+
+def TLXLowerClusterOps : Pass<"tlx-lower-cluster-ops", "mlir::ModuleOp"> {
+  let summary = "Multicast TMA loads and mbarrier arrives on another CTA of the cluster";
+  let description = [{
+    Runs on the LLVM dialect after `convert-triton-gpu-to-llvm`,
+    `tlx-lower-thread-arrives` and `tlx-sync-before-leader-arrive`. Triton
+    lowers a one-CTA kernel's TMA load to `cp.async.bulk.tensor` into its
+    own CTA and an arrive to `mbarrier.arrive.shared::cta`; where
+    `tlx-cluster-ops-as-marks` marked them:
+    * a TMA load becomes `....multicast::cluster` with the mask: the tile
+      lands at the same offset of each CTA in the mask, and each one's
+      mbarrier at the barrier's offset gets the bytes;
+    * an arrive goes to the barrier at the same offset of the CTA whose
+      rank the paired `tlx.remote_rank` asm yields
+      (`mapa.shared::cluster`, then
+      `mbarrier.arrive.release.cluster.shared::cluster`).
+    A marked op whose lowering this pass does not recognize is an error
+    naming what triton emitted; the marks leave the locations.
+  }];
+}
+
 def TLXCheckHazards : Pass<"tlx-check-hazards", "mlir::ModuleOp"> {
   let summary = "Warn about races on shared local memory (reuse hazards)";
   let description = [{

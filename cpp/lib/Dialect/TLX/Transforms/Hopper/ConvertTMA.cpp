@@ -140,6 +140,9 @@ LogicalResult convertLoad(AsyncDescriptorLoadOp load) {
       builder.getNamedAttr("isVolatile", builder.getBoolAttr(false))};
   if (failed(appendTmaLoadCacheHints(load, attributes)))
     return failure();
+  // Carried to tlx-cluster-ops-as-marks (triton's op knows one-CTA copies).
+  if (int32_t mask = load.getMulticastMask())
+    attributes.push_back(builder.getNamedAttr("tlx.multicast_mask", builder.getI32IntegerAttr(mask)));
   createOp(builder, load.getLoc(), kTmaLoad, operands, {}, attributes);
   load.erase();
   return success();
