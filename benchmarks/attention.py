@@ -178,8 +178,9 @@ CANDIDATES = [
     ("leader arrives for V", dict(thread_arrives="kq"), (64, 128, 256), BOTH_MASKS),
     ("rescale every block", dict(rescale_skip=False), (64, 128, 256), BOTH_MASKS),
     ("lazy rescale (8)", dict(rescale_skip=8.0), (128, ), (True, )),
-    ("one CTA a cluster (no K/V multicast)", dict(cluster=1), (128, ), (False, )),
-    ("clusters of two CTAs (K/V multicast)", dict(cluster=2), (64, ), (False, )),
+    ("one CTA a cluster (no K/V multicast)", dict(cluster=1), (128, ), BOTH_MASKS),
+    ("clusters of two CTAs (K/V multicast)", dict(cluster=2), (64, ), BOTH_MASKS),
+    ("causal clusters of two CTAs", dict(cluster=2), (128, 256), (True, )),
 ]
 GEMM_SIZE = 8192
 

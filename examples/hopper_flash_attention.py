@@ -28,8 +28,10 @@ LOG2E = 1.4426950408889634
 
 
 @triton.jit
-def _kv_range(start_m, N_CTX, BLOCK_M: tl.constexpr, CAUSAL: tl.constexpr):
-    hi = tl.minimum((start_m + 1) * BLOCK_M, N_CTX) if CAUSAL else N_CTX
+def _kv_range(start_m, N_CTX, BLOCK_M: tl.constexpr, CAUSAL: tl.constexpr, CLUSTER: tl.constexpr = 1):
+    """The K/V rows of row block start_m: causal, up to its cluster's last
+    row (the CTAs of a cluster read the same K/V blocks)."""
+    hi = tl.minimum((start_m // CLUSTER + 1) * BLOCK_M * CLUSTER, N_CTX) if CAUSAL else N_CTX
     return 0, hi
 
 
@@ -157,15 +159,15 @@ def _load_tiles(desc_q, desc_k, desc_v, q_tiles, k_tiles, v_tiles, q_fulls, q_em
     ELEM: tl.constexpr = tlx.size_of(dtype)
     # CLUSTER CTAs (num_ctas) run CLUSTER row blocks of one head and share each K/V block's load
     tl.static_assert(CLUSTER == tlx.cluster_size_1d(), "CLUSTER must be the launch's num_ctas")
-    tl.static_assert(CLUSTER == 1 or (CLUSTER == 2 and TILE_ORDER == "rows" and not O_OVER_V),
-                     "clusters of 2 run the non-causal row order with O over Q")
+    tl.static_assert(CLUSTER == 1 or (CLUSTER == 2 and TILE_ORDER != "pairs" and not O_OVER_V),
+                     "clusters of 2 run the row order or (causal) the table, with O over Q")
     _meet_cluster(CLUSTER, INITS=True)
     rank = tlx.cluster_cta_rank()
     kv_count = 0
     for tile_count in range(0, my_tiles):
         start_m, off_hz = _tile_coords(tile_count, pid, nprogs, num_pid_m, tile_table, TILE_ORDER, CLUSTER)
         row0 = off_hz * N_CTX
-        lo, hi = _kv_range(start_m, N_CTX, BLOCK_M, CAUSAL)
+        lo, hi = _kv_range(start_m, N_CTX, BLOCK_M, CAUSAL, CLUSTER)
         q_buf, q_phase = _ring(tile_count, Q_BUFFERS)
         v_shift = tile_count * O_ENTRIES  # block b's V is at V ring position b + v_shift
         for c in tl.static_range(NUM_MMA_GROUPS):
@@ -174,7 +176,7 @@ def _load_tiles(desc_q, desc_k, desc_v, q_tiles, k_tiles, v_tiles, q_fulls, q_em
             tlx.barrier_expect_bytes(q_fulls[qb], BM_HALF * HEAD_DIM * ELEM)
             tlx.async_descriptor_load(desc_q, q_tiles[qb], [row0 + start_m * BLOCK_M + c * BM_HALF, 0], q_fulls[qb])
         for kv_pos in range(lo, hi, BLOCK_N):
-            kv_start = _block_start(kv_pos, lo, hi, BLOCK_M, DIAG_FIRST)
+            kv_start = _block_start(kv_pos, lo, hi, BLOCK_M * CLUSTER, DIAG_FIRST)
             _load_kv(desc_k, k_tiles, k_fulls, k_empties, k_peer_empties, kv_count, row0 + kv_start, rank,
                      K_STAGES, BLOCK_N * HEAD_DIM * ELEM, CLUSTER)
             _load_kv(desc_v, v_tiles, v_fulls, v_empties, v_peer_empties, kv_count + v_shift, row0 + kv_start, rank,
@@ -348,7 +350,7 @@ def _attend(cid: tl.constexpr, sm_scale, my_tiles, pid, nprogs, num_pid_m, tile_
     for tile_count in range(0, my_tiles):
         start_m, off_hz = _tile_coords(tile_count, pid, nprogs, num_pid_m, tile_table, TILE_ORDER, CLUSTER)
         row0 = off_hz * N_CTX
-        lo, hi = _kv_range(start_m, N_CTX, BLOCK_M, CAUSAL)
+        lo, hi = _kv_range(start_m, N_CTX, BLOCK_M, CAUSAL, CLUSTER)
         offs_m = start_m * BLOCK_M + cid * BM_HALF + tl.arange(0, BM_HALF)
         diagonal = start_m * BLOCK_M  # blocks from here on need the causal mask
         m_i = tl.zeros([BM_HALF], dtype=tl.float32) - float("inf")
@@ -366,13 +368,13 @@ def _attend(cid: tl.constexpr, sm_scale, my_tiles, pid, nprogs, num_pid_m, tile_
 
         p, m_i, l_i = _first_block(kv_count, tile_count, v_shift, lo, hi, q, q_regs, k_tiles, k_fulls,
                                           k_empties, q_empties, v_empties, m_i, l_i, qk_scale, offs_m, diagonal, cid,
-                                          BLOCK_M, BLOCK_N, K_STAGES, V_STAGES, Q_BUFFERS, CAUSAL, DIAG_FIRST,
-                                          O_OVER_V, O_ENTRIES, LATE_HANDBACK, TURNS, Q_REG_COLS, P16)
+                                          BLOCK_M * CLUSTER, BLOCK_N, K_STAGES, V_STAGES, Q_BUFFERS, CAUSAL,
+                                          DIAG_FIRST, O_OVER_V, O_ENTRIES, LATE_HANDBACK, TURNS, Q_REG_COLS, P16)
         kv_count += 1
         acc, p, m_i, l_i, kv_count = _other_blocks(kv_count, v_shift, lo, hi, q, q_regs, k_tiles, v_tiles, k_fulls,
                                                    k_empties, v_fulls, v_empties, m_i, l_i, acc, p, qk_scale, offs_m,
-                                                   diagonal, cid, BLOCK_M, BLOCK_N, K_STAGES, V_STAGES, CAUSAL,
-                                                   DIAG_FIRST, TURNS, Q_REG_COLS, P16, RESCALE_SKIP, PV_IN_TURN)
+                                                   diagonal, cid, BLOCK_M * CLUSTER, BLOCK_N, K_STAGES, V_STAGES,
+                                                   CAUSAL, DIAG_FIRST, TURNS, Q_REG_COLS, P16, RESCALE_SKIP, PV_IN_TURN)
         if O_OVER_V:
             tlx.barrier_arrive(q_empties[qb])  # its last QK^T is done: the next Q can load
 
@@ -531,21 +533,25 @@ def attention(q, k, v, causal=False, sm_scale=None, alias=True, block_n=None, st
     check_tile_order(tile_order, causal, num_pid_m)
     cluster = check_cluster(cluster or default_cluster(HEAD_DIM, causal, N_CTX, tile_order, o_staging, num_pid_m),
                             tile_order, o_staging, num_pid_m)
-    table = tile_table_tensor(tile_order, Z * H, num_pid_m, BLOCK_M, block_n, N_CTX,
-                              grid_size(tile_order, Z * H, num_pid_m, num_sms), q.device)
-    args = (sm_scale, lse, Z, H, desc_q, desc_k, desc_v, desc_o, N_CTX, table)
     constexprs = dict(HEAD_DIM=HEAD_DIM, BLOCK_M=BLOCK_M, BLOCK_N=block_n, K_STAGES=stages, V_STAGES=v_stages,
                       CAUSAL=causal, TILE_ORDER=tile_order, ALIAS=alias, Q_BUFFERS=q_buffers,
                       CONSUMER_REGISTERS=consumer_registers, PINGPONG=pingpong, LATE_Q_HANDBACK=late_q_handback,
                       DIAGONAL_FIRST=diagonal_first, O_STAGING=o_staging, Q_REG_COLS=q_reg_cols,
                       NUM_MMA_GROUPS=groups, P_16BIT=p_16bit, RESCALE_SKIP=rescale_skip, PV_IN_TURN=pv_in_turn,
                       THREAD_ARRIVES=thread_arrives, CLUSTER=cluster, num_warps=4, num_stages=1, num_ctas=cluster)
-    if cluster > 1:  # as many clusters as the GPU runs at once (and no more than their row-block groups)
-        nprogs = min(resident_clusters(attn_fwd_kernel, args, constexprs, q.device, cluster),
-                     max(1, num_sms // cluster), Z * H * num_pid_m // cluster)
-    else:
-        nprogs = grid_size(tile_order, Z * H, num_pid_m, num_sms)
-    attn_fwd_kernel[(nprogs, )](*args, **constexprs)
+
+    def args(table):
+        return sm_scale, lse, Z, H, desc_q, desc_k, desc_v, desc_o, N_CTX, table
+
+    # a program (cluster) runs tiles of `cluster` row blocks: at most one per SM, and (clusters) no more than
+    # the GPU runs at once (compiled with a stand-in table: the table is made for this many programs)
+    nprogs = grid_size(tile_order, Z * H, num_pid_m // cluster, max(1, num_sms // cluster))
+    if cluster > 1:
+        stand_in = tile_table_tensor("rows", 0, 0, 0, 0, 0, 0, q.device)
+        nprogs = min(nprogs, resident_clusters(attn_fwd_kernel, args(stand_in), constexprs, q.device, cluster))
+    table = tile_table_tensor(tile_order, Z * H, num_pid_m // cluster, BLOCK_M * cluster, block_n, N_CTX, nprogs,
+                              q.device)
+    attn_fwd_kernel[(nprogs, )](*args(table), **constexprs)
     return (o, lse) if return_lse else o
 
 

@@ -45,12 +45,12 @@ def default_issue(head_dim, causal, n_ctx):
 
 def default_cluster(head_dim, causal, n_ctx, tile_order, o_staging, num_pid_m):
     """CTAs per cluster (docs/design/attention.md, "Clusters of two CTAs"):
-    two at head dim 128 non-causal from N = 4096, where rank 0's multicast of
-    each K/V block into both CTAs measured +2-3% on an H200 (the default
-    order and O over Q, an even number of row blocks); one elsewhere (head
-    dim 64 level, 256 -6%)."""
-    fits = tile_order == "rows" and o_staging == "q" and num_pid_m % 2 == 0
-    return 2 if fits and head_dim == 128 and not causal and n_ctx >= 4096 else 1
+    two at head dim 128 from N = 4096 (causal from 8192), where rank 0's
+    multicast of each K/V block into both CTAs measured +2-5% on an H200
+    (causal +1.6-2.4%, -3% at 4096); one elsewhere (head dim 64 level
+    non-causal and -5% causal, 256 -6% non-causal and level causal)."""
+    fits = tile_order in ("rows", "table") and o_staging == "q" and num_pid_m % 2 == 0
+    return 2 if fits and head_dim == 128 and n_ctx >= (8192 if causal else 4096) else 1
 
 
 def check_rescale_skip(option):

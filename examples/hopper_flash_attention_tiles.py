@@ -29,12 +29,12 @@ GROUP_HEADS = 4
 @triton.jit
 def _tile_coords(k, pid, nprogs, num_pid_m, tile_table, TILE_ORDER: tl.constexpr, CLUSTER: tl.constexpr = 1):
     """(row block, batch*head) of program `pid`'s k-th tile. A program of
-    CLUSTER CTAs ("rows") runs CLUSTER neighbouring row blocks of one head at
-    a time, one per CTA (num_pid_m is a multiple of CLUSTER)."""
-    if TILE_ORDER == "table":  # row 0: each program's tile count; row k + 1: its k-th tile
+    CLUSTER CTAs ("rows", "table") runs CLUSTER neighbouring row blocks of
+    one head at a time, one per CTA (num_pid_m is a multiple of CLUSTER)."""
+    if TILE_ORDER == "table":  # row 0: each program's tile count; row k + 1: its k-th tile (of CLUSTER row blocks)
         tile = tl.load(tile_table + (k + 1) * nprogs + pid)
-        off_hz = tile // num_pid_m
-        start_m = tile % num_pid_m
+        off_hz = tile // (num_pid_m // CLUSTER)
+        start_m = tile % (num_pid_m // CLUSTER) * CLUSTER + tlx.cluster_cta_rank()
     elif TILE_ORDER == "pairs":
         pair = pid + (k // 2) * nprogs
         off_hz = pair // (num_pid_m // 2)
@@ -105,13 +105,14 @@ def check_tile_order(order, causal, num_pid_m):
 
 
 def check_cluster(cluster, order, o_staging, num_pid_m):
-    """CTAs per cluster: 1, or 2 for the non-causal row order with O over Q
-    and an even number of row blocks (each cluster runs two of one head)."""
+    """CTAs per cluster: 1, or 2 for the row order or the causal table with O
+    over Q and an even number of row blocks (each cluster runs two of one
+    head; causal, both read the K/V blocks up to the second one's diagonal)."""
     if cluster == 1:
         return 1
-    if cluster != 2 or order != "rows" or o_staging != "q" or num_pid_m % 2:
-        raise ValueError(f"attention: cluster must be 1, or 2 for non-causal attention (tile_order 'rows') with "
-                         f"O over Q and an even number of row blocks; got cluster={cluster}, tile_order={order!r}, "
+    if cluster != 2 or order == "pairs" or o_staging != "q" or num_pid_m % 2:
+        raise ValueError(f"attention: cluster must be 1, or 2 with tile_order 'rows' or 'table', O over Q and an "
+                         f"even number of row blocks; got cluster={cluster}, tile_order={order!r}, "
                          f"o_staging={o_staging!r}, {num_pid_m} row blocks")
     return cluster
 

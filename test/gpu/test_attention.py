@@ -173,23 +173,29 @@ def test_attention_thread_or_leader_arrives(head_dim, options, causal):
               **options)
 
 
+@pytest.mark.parametrize("causal", [False, True])
 @pytest.mark.parametrize("dtype", [torch.float16, torch.bfloat16])
 @pytest.mark.parametrize("alias, head_dim, options", [
     (True, 64, dict(groups=3)), (True, 64, dict(groups=2)), (True, 128, {}), (False, 128, {}),
     (True, 128, dict(thread_arrives="", q_buffers=1, stages=3)), (True, 256, dict(o_staging="q"))])
-def test_attention_in_clusters_of_two(alias, head_dim, options, dtype):
+def test_attention_in_clusters_of_two(alias, head_dim, options, dtype, causal):
     """Clusters of two CTAs (num_ctas=2) running two row blocks of one head:
     rank 0 multicasts each K/V block into both, after the other CTA's
     producer has told it (a remote arrive) that its consumers freed the slot;
-    two clusters run 4-9 row-block pairs each through the rings."""
-    check(alias, head_dim, False, dtype, n=768, growing_scores=True, cluster=2, **options)
+    two clusters run 4-9 row-block pairs each through the rings (causal:
+    both read the K/V blocks up to the second block's diagonal, the first
+    CTA's last one wholly masked)."""
+    check(alias, head_dim, causal, dtype, n=768, growing_scores=True, cluster=2, **options)
 
 
 def test_attention_rejects_clusters_it_cannot_run():
     q = torch.randn((1, 2, 384, 64), device="cuda", dtype=torch.float16)
-    message = "cluster must be 1, or 2 for non-causal attention (tile_order 'rows') with O over Q and an even number"
-    with pytest.raises(ValueError, match=re.escape(message + " of row blocks; got cluster=2, tile_order='table'")):
-        fa.attention(q, q, q, causal=True, cluster=2)
+    message = "cluster must be 1, or 2 with tile_order 'rows' or 'table', O over Q and an even number of row blocks"
+    with pytest.raises(ValueError, match=re.escape(message + "; got cluster=2, tile_order='table', o_staging='q', "
+                                                             "3 row blocks")):
+        fa.attention(q, q, q, causal=True, cluster=2, groups=2)
+    with pytest.raises(ValueError, match=re.escape("got cluster=2, tile_order='pairs'")):
+        fa.attention(q[:, :, :256], q[:, :, :256], q[:, :, :256], causal=True, cluster=2, tile_order="pairs")
     with pytest.raises(ValueError, match=re.escape("got cluster=2, tile_order='rows', o_staging='q', 3 row blocks")):
         fa.attention(q, q, q, cluster=2, groups=2)
     with pytest.raises(ValueError, match=re.escape("got cluster=4")):
