@@ -40,7 +40,8 @@ UNFENCED = ("the TMA store reads the tile through the async proxy before the loc
 # The attention kernel's K/V ring and consumer steps, the same with O over Q
 # (head dim 128) and over V slots (head dim 256).
 _ATTENTION_SHARED = {
-    ("default", "tlx.barrier_wait(k_empties[slot], phase ^ 1)", 0):
+    # (_load_kv's wait: the K block's first, then the V block's)
+    ("default", "tlx.barrier_wait(empties[slot], phase ^ 1)", 0):
     (RACE, "the K load refills a slot the consumers' QK^T of its previous round still read"),
     ("partition*", "tlx.barrier_wait(q_fulls[qb], q_phase)", 0):
     (RACE, "QK^T reads Q while its TMA load may still write it"),
@@ -112,7 +113,7 @@ CLASSES = {
          "use it (ordered by the K/V ring only when a tile has three or more K/V blocks)"),
         ("default", "tlx.barrier_wait(q_empties[qb], q_phase ^ 1)", 1):
         (RACE, "the same for consumer 1's Q slot"),
-        ("default", "tlx.barrier_wait(v_empties[v_slot], v_phase ^ 1)", 0):
+        ("default", "tlx.barrier_wait(empties[slot], phase ^ 1)", 1):
         (RACE, "the V load refills a slot the consumers' PV of its previous round still read"),
         ("partition*", "qk = tlx.async_dot_wait(1, qk)", 0):
         (BENIGN, "for shared memory: QK^T is retired by the wait for PV before `v_empties` is released, and "
@@ -133,14 +134,14 @@ CLASSES = {
         (BENIGN, "the producer waits for the tile's O entries first; the second lies over the slot of V(L-1), "
          "released after each consumer's PV(L-1), which it retires after its last QK^T"),
         ("default", "tlx.barrier_wait(q_empties[qb], q_phase ^ 1)", 1): (BENIGN, "the same for consumer 1's Q"),
-        ("default", "tlx.barrier_wait(v_empties[v_slot], v_phase ^ 1)", 0):
+        ("default", "tlx.barrier_wait(empties[slot], phase ^ 1)", 1):
         (RACE, "the V load refills a slot the consumers' PV of its previous round (or an O store) still read"),
-        ("default", "tlx.barrier_wait(v_empties[v_slot], v_phase ^ 1)", 1):
+        ("default", "tlx.barrier_wait(v_empties[v_slot], v_phase ^ 1)", 0):
         (BENIGN, "consumer 0's O entry lies over V(L-2)'s slot (or, in a two-block tile, consumer 1's previous O "
          "entry): consumer 1 retires that PV (releases that entry) before it issues its last QK^T, which "
          "precedes consumer 0's by named barrier 9, and consumer 0 stores O after its own"),
         ("default", "tlx.barrier_arrive(v_fulls[v_slot])", 0): (HANG, ARRIVE_HANGS),
-        ("default", "tlx.barrier_wait(v_empties[v_slot], v_phase ^ 1)", 2):
+        ("default", "tlx.barrier_wait(v_empties[v_slot], v_phase ^ 1)", 1):
         (RACE, "consumer 1's O entry lies over V(L-1)'s slot: consumer 1 writes O there while consumer 0's "
          "PV(L-1) may still read it"),
         ("default", "tlx.barrier_arrive(v_fulls[v_slot])", 1): (HANG, ARRIVE_HANGS),
