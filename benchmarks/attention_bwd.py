@@ -129,10 +129,10 @@ def run_shape(z, h, n, d, causal, dtype, table, rounds, emit):
             times[name] = []
         except Exception as error:  # a backend that does not take this shape
             emit(dict(provider=name, n=n, head_dim=d, causal=causal, error=f"{type(error).__name__}: {error}"[:300]))
-    for _ in range(rounds):
-        for name, fn in fns.items():
-            if name in times:
-                times[name].append(triton.testing.do_bench(fn, warmup=25, rep=100))
+    order = [name for name in fns if name in times]
+    for r in range(rounds):  # each round starts one provider later: none keeps the slot after SDPA's
+        for name in order[r % max(len(order), 1):] + order[:r % max(len(order), 1)]:
+            times[name].append(triton.testing.do_bench(fns[name], warmup=25, rep=100))
     sdpa_ms = statistics.median(times["torch SDPA"]) if times.get("torch SDPA") else None
     rows = []
     for name, samples in times.items():

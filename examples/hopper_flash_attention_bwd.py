@@ -41,9 +41,10 @@ sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import hopper_flash_attention as fwd  # noqa: E402
 from hopper_flash_attention_bwd_dq import (  # noqa: E402
     add_dq_atomics, add_dq_halves, add_dq_partials, add_dq_turns, dq_ptrs, dq_rows_back, red_add)
+from hopper_flash_attention_bwd_programs import add_partials, program_rows  # noqa: E402
 from hopper_flash_attention_bwd_config import (  # noqa: E402,F401  (the config's names, for callers)
     BARRIER_BYTES, BLOCK_N, CANDIDATES, SMEM_LIMIT, default_config, dq_tile_columns, resolve_cluster,
-    resolve_options, resolve_q_order, smem_bytes)
+    resolve_options, resolve_q_order, smem_bytes, tail_split)
 
 LOG2E = 1.4426950408889634
 
@@ -61,15 +62,6 @@ def _bwd_preprocess(o_ptr, do_ptr, delta_ptr, HEAD_DIM: tl.constexpr, ROWS: tl.c
     o = tl.load(o_ptr + offs).to(tl.float32)
     do = tl.load(do_ptr + offs).to(tl.float32)
     tl.store(delta_ptr + rows, tl.sum(o * do, 1))
-
-
-@triton.jit
-def _q_range(n0, N_CTX, CAUSAL: tl.constexpr):
-    """The Q rows that see K/V rows [n0, n0 + BLOCK_N): causal, from n0 on."""
-    if CAUSAL:
-        return n0, N_CTX
-    else:
-        return 0, N_CTX
 
 
 @triton.jit
@@ -231,14 +223,29 @@ def _opaque_zero(step):
 
 @triton.jit
 def _store_dkdv(dk, dv, desc_dk, desc_dv, k_tiles, v_tiles, dk_tiles, dv_tiles, row0, n0, sm_scale,
-                cid: tl.constexpr, ALIAS: tl.constexpr, dtype: tl.constexpr, DQ_OWN_K_HALF: tl.constexpr):
+                cid: tl.constexpr, ALIAS: tl.constexpr, dtype: tl.constexpr, DQ_OWN_K_HALF: tl.constexpr,
+                piece=-1, workspace=None, SPLIT: tl.constexpr = False):
     """The epilogue: dK (times the scale) and dV of this consumer's rows,
     staged over its K and V halves (ALIAS) or in tiles of their own, and
     stored with TMA. DQ_OWN_K_HALF: a consumer's dQ reads only its own K half
-    (DQ_TMA's whole-width partials), not the other's."""
+    (DQ_TMA's whole-width partials), not the other's. SPLIT: a piece of a
+    split program (piece >= 0) adds its partial sums to `workspace` instead."""
     if ALIAS and not DQ_OWN_K_HALF:
         # the other consumer's last dQ reads this K half: wait for it
         tlx.named_barrier_wait(11, 256)
+    if SPLIT:
+        if piece >= 0:
+            add_partials(dk * sm_scale, dv, workspace, cid, dk.shape[1])
+            tlx.async_descriptor_store_wait(0)  # (the dQ reduce-adds: no TMA store may outlive the task)
+        else:
+            _stage_and_store(dk, dv, desc_dk, desc_dv, dk_tiles, dv_tiles, row0, n0, sm_scale, cid, dtype)
+    else:
+        _stage_and_store(dk, dv, desc_dk, desc_dv, dk_tiles, dv_tiles, row0, n0, sm_scale, cid, dtype)
+
+
+@triton.jit
+def _stage_and_store(dk, dv, desc_dk, desc_dv, dk_tiles, dv_tiles, row0, n0, sm_scale, cid: tl.constexpr,
+                     dtype: tl.constexpr):
     dk_tile = dk_tiles[cid]
     dv_tile = dv_tiles[cid]
     tlx.local_store(dk_tile, (dk * sm_scale).to(dtype))
@@ -256,7 +263,7 @@ def _consume(cid: tl.constexpr, q_tiles, do_tiles, ds_tiles, dq_tiles, k_tiles, 
              CAUSAL: tl.constexpr, ALIAS: tl.constexpr, DS_OVER_DO: tl.constexpr, dtype: tl.constexpr,
              LSE_SMEM: tl.constexpr, DQ_DEFER: tl.constexpr, DQ_TMA: tl.constexpr, DQ_HALVES: tl.constexpr,
              DQ_TURNS: tl.constexpr, DESCENDING: tl.constexpr, TRIP: tl.constexpr, PEEL: tl.constexpr,
-             CLUSTER: tl.constexpr):
+             CLUSTER: tl.constexpr, piece, workspace, SPLIT: tl.constexpr):
     """Consumer cid: K/V rows [n0 + 64 cid, n0 + 64 (cid + 1)) against every
     Q block from lo to hi (DESCENDING: from hi down, as _load loads them)."""
     HALF: tl.constexpr = 64
@@ -290,15 +297,16 @@ def _consume(cid: tl.constexpr, q_tiles, do_tiles, ds_tiles, dq_tiles, k_tiles, 
         if count > 0:
             red_add(dq_ptrs(dq_ptr, row0 + hi - BLOCK_M, cid, HEAD_DIM, BLOCK_M), dq)
     _store_dkdv(dk, dv, desc_dk, desc_dv, k_tiles, v_tiles, dk_tiles, dv_tiles, row0, n0, sm_scale, cid, ALIAS, dtype,
-                DQ_TMA and not (DQ_HALVES or DQ_TURNS))
+                DQ_TMA and not (DQ_HALVES or DQ_TURNS), piece, workspace, SPLIT)
     fwd._meet_cluster(CLUSTER)  # (in a cluster every task meets the other CTA's first and last)
 
 
 @triton.jit
 def _static_checks(DS_OVER_DO: tl.constexpr, DQ_DEFER: tl.constexpr, DQ_TMA: tl.constexpr,
                    DQ_HALVES: tl.constexpr, DQ_TURNS: tl.constexpr, BLOCK_M: tl.constexpr,
-                   Q_DESCENDING: tl.constexpr, CLUSTER: tl.constexpr, CAUSAL: tl.constexpr):
+                   Q_DESCENDING: tl.constexpr, CLUSTER: tl.constexpr, CAUSAL: tl.constexpr, SPLIT: tl.constexpr):
     """The kernel's flags that do not go together (resolve_options refuses them on the host)."""
+    tl.static_assert(not SPLIT or (CLUSTER == 1 and not CAUSAL), "SPLIT splits non-causal programs of one CTA")
     # CLUSTER CTAs (num_ctas, non-causal) run neighbouring K/V blocks of one head and share each Q/dO block's load
     tl.static_assert(CLUSTER == tlx.cluster_size_1d() and (CLUSTER == 1 or (CLUSTER == 2 and not CAUSAL)),
                      "CLUSTER must be the launch's num_ctas: 1, or 2 non-causal")
@@ -311,17 +319,19 @@ def _static_checks(DS_OVER_DO: tl.constexpr, DQ_DEFER: tl.constexpr, DQ_TMA: tl.
 
 @triton.jit
 def attn_bwd_kernel(sm_scale, lse_ptr, delta_ptr, dq_ptr, desc_q, desc_k, desc_v, desc_do, desc_dk, desc_dv, N_CTX,
+                    split_whole, split_pieces, workspace,
                     HEAD_DIM: tl.constexpr, BLOCK_M: tl.constexpr, STAGES: tl.constexpr, CAUSAL: tl.constexpr,
                     ALIAS: tl.constexpr, DS_OVER_DO: tl.constexpr = False, CONSUMER_REGISTERS: tl.constexpr = 240,
                     LSE_SMEM: tl.constexpr = False, DQ_DEFER: tl.constexpr = False, DQ_TMA: tl.constexpr = False,
                     THREAD_ARRIVES: tl.constexpr = True, DQ_HALVES: tl.constexpr = False,
-                    DQ_TURNS: tl.constexpr = False, Q_DESCENDING: tl.constexpr = False, CLUSTER: tl.constexpr = 1):
+                    DQ_TURNS: tl.constexpr = False, Q_DESCENDING: tl.constexpr = False, CLUSTER: tl.constexpr = 1,
+                    SPLIT: tl.constexpr = False):
     """Program (n, bh): dK, dV of K/V rows [128 n, 128 (n + 1)) of head bh and their share of the fp32 dQ (DQ_TMA:
     dq_ptr a descriptor; LSE_SMEM: lse_ptr, delta_ptr descriptors of (rows / 8, 8) views, loaded with Q, dO)."""
     HALF: tl.constexpr = 64
     dtype: tl.constexpr = tlx.dtype_of(desc_q)
     tl.static_assert(not DS_OVER_DO or ALIAS, "DS_OVER_DO lays dS over dO: it needs ALIAS")
-    _static_checks(DS_OVER_DO, DQ_DEFER, DQ_TMA, DQ_HALVES, DQ_TURNS, BLOCK_M, Q_DESCENDING, CLUSTER, CAUSAL)
+    _static_checks(DS_OVER_DO, DQ_DEFER, DQ_TMA, DQ_HALVES, DQ_TURNS, BLOCK_M, Q_DESCENDING, CLUSTER, CAUSAL, SPLIT)
     if DS_OVER_DO:  # dO slot s holds dS^T of both consumers once dV and dP^T have read it
         do_spec = tlx.storage_alias_spec(storage=tlx.storage_kind.smem)
         do_tiles = tlx.local_alloc((BLOCK_M, HEAD_DIM), dtype, STAGES, reuse=do_spec)
@@ -361,24 +371,21 @@ def attn_bwd_kernel(sm_scale, lse_ptr, delta_ptr, dq_ptr, desc_q, desc_k, desc_v
         v_tiles = tlx.local_alloc((HALF, HEAD_DIM), dtype, 2)
         dk_tiles = tlx.local_alloc((HALF, HEAD_DIM), dtype, 2)
         dv_tiles = tlx.local_alloc((HALF, HEAD_DIM), dtype, 2)
-    if LSE_SMEM:  # (BLOCK_M / 8, 8) fp32: 32-byte rows, the layout TMA gives the (rows / 8, 8) views
-        lse_tiles = tlx.local_alloc((BLOCK_M // 8, 8), tl.float32, STAGES)
-        delta_tiles = tlx.local_alloc((BLOCK_M // 8, 8), tl.float32, STAGES)
-    else:
-        lse_tiles, delta_tiles = q_tiles, q_tiles  # unused
+    # LSE_SMEM: (BLOCK_M / 8, 8) fp32, 32-byte rows, the layout TMA gives the (rows / 8, 8) views (else unused)
+    lse_tiles = tlx.local_alloc((BLOCK_M // 8, 8), tl.float32, STAGES) if LSE_SMEM else q_tiles
+    delta_tiles = tlx.local_alloc((BLOCK_M // 8, 8), tl.float32, STAGES) if LSE_SMEM else q_tiles
     q_fulls = tlx.alloc_barriers(num_barriers=STAGES, arrive_count=1)
     do_fulls = tlx.alloc_barriers(num_barriers=STAGES, arrive_count=1)
-    # THREAD_ARRIVES: the consumers' threads hand a slot back each for itself (no warp-group bar.sync)
+    # THREAD_ARRIVES: the consumers' threads hand a slot back each for itself (no warp-group bar.sync);
+    # peer_empties: in a cluster rank 0's producer waits there for the other CTA's to free a slot (_load_trip)
     empties = tlx.alloc_warp_barrier(num_barriers=STAGES, num_warps=8) if THREAD_ARRIVES else \
         tlx.alloc_barriers(num_barriers=STAGES, arrive_count=2)
     kv_full = tlx.alloc_barriers(num_barriers=1, arrive_count=1)
-    # in a cluster rank 0's producer waits here for the other CTA's consumers to free a slot (_load_trip)
     peer_empties = tlx.alloc_barriers(num_barriers=STAGES, arrive_count=1) if CLUSTER > 1 else empties
-    n0 = (tl.program_id(0) * CLUSTER + tlx.cluster_cta_rank()) * 128
-    row0 = tl.program_id(1) * N_CTX
-    lo, hi = _q_range(n0, N_CTX, CAUSAL)
     TRIP: tl.constexpr = 2 if DQ_TURNS else 1  # DQ_TURNS: two Q blocks a trip, whose dQ turn known when compiling
     PEEL: tl.constexpr = 128 // (TRIP * BLOCK_M) if CAUSAL and Q_DESCENDING else 0  # the diagonal's BLOCK_N rows
+    n0, row0, lo, hi, piece, ws = program_rows(N_CTX, split_whole, split_pieces, workspace, HEAD_DIM, BLOCK_M, TRIP,
+                                               CAUSAL, CLUSTER, SPLIT)
     with tlx.async_tasks():
         with tlx.async_task("default"):
             _load(desc_q, desc_do, desc_k, desc_v, q_tiles, do_tiles, k_tiles, v_tiles, q_fulls, do_fulls, empties,
@@ -389,7 +396,8 @@ def attn_bwd_kernel(sm_scale, lse_ptr, delta_ptr, dq_ptr, desc_q, desc_k, desc_v
             _consume(cid, q_tiles, do_tiles, ds_tiles, dq_tiles, k_tiles, v_tiles, dk_tiles, dv_tiles, q_fulls,
                      do_fulls, empties, kv_full[0], lse_ptr, delta_ptr, lse_tiles, delta_tiles, dq_ptr, desc_dk,
                      desc_dv, row0, n0, lo, hi, sm_scale, HEAD_DIM, BLOCK_M, STAGES, CAUSAL, ALIAS, DS_OVER_DO, dtype,
-                     LSE_SMEM, DQ_DEFER, DQ_TMA, DQ_HALVES, DQ_TURNS, Q_DESCENDING, TRIP, PEEL, CLUSTER)
+                     LSE_SMEM, DQ_DEFER, DQ_TMA, DQ_HALVES, DQ_TURNS, Q_DESCENDING, TRIP, PEEL, CLUSTER, piece, ws,
+                     SPLIT)
 
 
 def _check(q, k, v, o, do, lse):
@@ -412,7 +420,8 @@ def _check(q, k, v, o, do, lse):
 
 def attention_backward(q, k, v, o, do, lse, causal=False, sm_scale=None, alias=True, block_m=None, stages=None,
                        ds_over_do=None, consumer_registers=240, lse_smem=None, dq_defer=False, dq_tma=None,
-                       thread_arrives=True, dq_halves=None, dq_turns=None, q_descending=None, cluster=None):
+                       thread_arrives=True, dq_halves=None, dq_turns=None, q_descending=None, cluster=None,
+                       split_tail=None):
     """(dQ, dK, dV) of softmax(Q K^T * sm_scale) V for (batch, heads, N,
     head_dim) fp16/bf16 tensors on a Hopper GPU, given the forward's output
     o, its log-sum-exp lse (natural log, float32) and the output's gradient
@@ -431,8 +440,11 @@ def attention_backward(q, k, v, o, do, lse, causal=False, sm_scale=None, alias=T
     that a causal head's programs read the same Q and dO blocks together
     (1.02-1.04x ascending on an H200); cluster=2 (non-causal): clusters of
     two CTAs on neighbouring K/V blocks, rank 0 multicasting each Q/dO block
-    into both. resolve_options checks them (a ValueError for what does not
-    go together or does not fit)."""
+    into both; split_tail (non-causal, one CTA a cluster): the programs past
+    the last whole wave of the GPU's SMs run as pieces of their Q blocks, one
+    wave of them, adding dK and dV up in fp32 (level with whole programs on an
+    H200: not the default). resolve_options checks them (a ValueError for
+    what does not go together or does not fit)."""
     import torch
     from triton.tools.tensor_descriptor import TensorDescriptor
 
@@ -458,14 +470,24 @@ def attention_backward(q, k, v, o, do, lse, causal=False, sm_scale=None, alias=T
         lse, vec = (TensorDescriptor(t, [rows // 8, 8], [8, 1], [block_m // 8, 8]) for t in (lse, delta))
     dq_cols = dq_tile_columns(HEAD_DIM, dq_halves, dq_turns)
     dq_arg = TensorDescriptor(dq, [rows, HEAD_DIM], [HEAD_DIM, 1], [block_m, dq_cols]) if dq_tma else dq
-    attn_bwd_kernel[(N_CTX // BLOCK_N // cluster, Z * H)](sm_scale, lse, vec, dq_arg, desc(q, block_m), desc(k, 64), desc(v, 64),
-                                              desc(do, block_m), desc(dk, 64), desc(dv, 64), N_CTX,
-                                              HEAD_DIM=HEAD_DIM, BLOCK_M=block_m, STAGES=stages, CAUSAL=causal,
-                                              ALIAS=alias, DS_OVER_DO=ds_over_do,
-                                              CONSUMER_REGISTERS=consumer_registers, LSE_SMEM=lse_smem,
-                                              DQ_DEFER=dq_defer, DQ_TMA=dq_tma, THREAD_ARRIVES=thread_arrives,
-                                              DQ_HALVES=dq_halves, DQ_TURNS=dq_turns, Q_DESCENDING=q_descending,
-                                              CLUSTER=cluster, num_warps=4, num_stages=1, num_ctas=cluster)
+    programs, blocks = N_CTX // BLOCK_N * Z * H, N_CTX // BLOCK_N
+    split = tail_split(programs, torch.cuda.get_device_properties(q.device).multi_processor_count,
+                       N_CTX // (block_m * (2 if dq_turns else 1)), causal, cluster, split_tail)
+    whole, pieces = split or (programs, 1)
+    workspace = torch.zeros((programs - whole, 2, BLOCK_N, HEAD_DIM), device=q.device, dtype=torch.float32)
+    grid = (whole + (programs - whole) * pieces, ) if split else (blocks // cluster, Z * H)
+    attn_bwd_kernel[grid](sm_scale, lse, vec, dq_arg, desc(q, block_m), desc(k, 64), desc(v, 64), desc(do, block_m),
+                          desc(dk, 64), desc(dv, 64), N_CTX, whole, pieces, workspace if split else delta,
+                          HEAD_DIM=HEAD_DIM, BLOCK_M=block_m, STAGES=stages, CAUSAL=causal, ALIAS=alias,
+                          DS_OVER_DO=ds_over_do, CONSUMER_REGISTERS=consumer_registers, LSE_SMEM=lse_smem,
+                          DQ_DEFER=dq_defer, DQ_TMA=dq_tma, THREAD_ARRIVES=thread_arrives, DQ_HALVES=dq_halves,
+                          DQ_TURNS=dq_turns, Q_DESCENDING=q_descending, CLUSTER=cluster, SPLIT=bool(split),
+                          num_warps=4, num_stages=1, num_ctas=cluster)
+    if split:  # the split programs' K/V rows: their pieces' sums
+        split_blocks = torch.arange(whole, programs, device=q.device)
+        for grad, part in ((dk, 0), (dv, 1)):
+            rows_of = grad.view(Z * H, blocks, BLOCK_N, HEAD_DIM)
+            rows_of[split_blocks // blocks, split_blocks % blocks] = workspace[:, part].to(q.dtype)
     if not dq_turns:
         return dq.to(q.dtype), dk, dv
     out = torch.empty_like(q)
@@ -513,7 +535,7 @@ def attention(q, k, v, causal=False, sm_scale=None, alias=True):
 
 def compile_for_sm90(head_dim=128, causal=False, alias=True, block_m=None, stages=None, ds_over_do=None, dtype="fp16",
                      consumer_registers=240, lse_smem=False, dq_defer=False, dq_tma=False, thread_arrives=True,
-                     dq_halves=False, dq_turns=False, q_descending=None, cluster=1):
+                     dq_halves=False, dq_turns=False, q_descending=None, cluster=1, split=False):
     """The backward kernel compiled for sm_90 without a GPU (q_descending: by
     default as attention_backward takes it)."""
     from triton.backends.compiler import GPUTarget
@@ -524,15 +546,16 @@ def compile_for_sm90(head_dim=128, causal=False, alias=True, block_m=None, stage
                       ALIAS=alias, DS_OVER_DO=default_ds if ds_over_do is None else ds_over_do,
                       CONSUMER_REGISTERS=consumer_registers, LSE_SMEM=lse_smem, DQ_DEFER=dq_defer, DQ_TMA=dq_tma,
                       THREAD_ARRIVES=thread_arrives, DQ_HALVES=dq_halves, DQ_TURNS=dq_turns,
-                      Q_DESCENDING=q_descending, CLUSTER=cluster)
+                      Q_DESCENDING=q_descending, CLUSTER=cluster, SPLIT=split)
     q_block = f"tensordesc<{dtype}[{block_m}, {head_dim}]>"
     kv_block = f"tensordesc<{dtype}[64, {head_dim}]>"
     vec = f"tensordesc<fp32[{block_m // 8}, 8]>" if lse_smem else "*fp32"
     dq = f"tensordesc<fp32[{block_m}, {dq_tile_columns(head_dim, dq_halves, dq_turns)}]>" if dq_tma else "*fp32"
     signature = {"sm_scale": "fp32", "lse_ptr": vec, "delta_ptr": vec, "dq_ptr": dq, "desc_q": q_block,
                  "desc_k": kv_block, "desc_v": kv_block, "desc_do": q_block, "desc_dk": kv_block, "desc_dv": kv_block,
-                 "N_CTX": "i32", **{name: "constexpr" for name in constexprs}}
-    pointers = (() if lse_smem else (1, 2)) + (() if dq_tma else (3, )) + (10, )
+                 "N_CTX": "i32", "split_whole": "i32", "split_pieces": "i32", "workspace": "*fp32",
+                 **{name: "constexpr" for name in constexprs}}
+    pointers = (() if lse_smem else (1, 2)) + (() if dq_tma else (3, )) + (10, 13)
     attrs = {(i, ): [["tt.divisibility", 16]] for i in pointers}
     src = triton.compiler.ASTSource(fn=attn_bwd_kernel, signature=signature, constexprs=constexprs, attrs=attrs)
     return triton.compile(src, target=GPUTarget("cuda", 90, 32),

@@ -36,6 +36,7 @@ CANDIDATES = {
     "dq_halves": (dict(dq_halves=True), (64, 128)),
     "q_ascending": (dict(q_descending=False), (64, 128)),
     "cluster": (dict(cluster=2), (64, 128)),  # non-causal
+    "split_tail": (dict(split_tail=True), (64, 128)),  # non-causal (causal: the default)
 }
 
 
@@ -119,6 +120,19 @@ def resolve_cluster(causal, n_ctx, cluster=None):
         raise ValueError(f"attention_backward: cluster must be 1, or 2 for non-causal attention with N a multiple of "
                          f"256; got cluster={cluster}, causal={causal}, N={n_ctx}")
     return cluster
+
+
+def tail_split(programs, num_sms, trips, causal, cluster=1, split_tail=None):
+    """(whole programs, pieces per split program) where the programs past the
+    last whole wave (programs % num_sms of them) run as one more wave of
+    pieces (each a share of the Q trips), or None: without split_tail, causal
+    (programs differ in length), in clusters, or where that would not make
+    two pieces a program."""
+    rest = programs % num_sms
+    if not split_tail or causal or cluster > 1 or rest == 0:
+        return None
+    pieces = min(num_sms // rest, trips)
+    return (programs - rest, pieces) if pieces >= 2 else None
 
 
 def _check_options(head_dim, alias, block_m, stages, ds_over_do, lse_smem, dq_defer, dq_tma, dq_halves, dq_turns):

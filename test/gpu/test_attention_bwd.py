@@ -133,6 +133,17 @@ def test_backward_in_clusters_of_two(head_dim, dtype):
     check(False, head_dim, False, dtype, n=512, cluster=2)
 
 
+@pytest.mark.parametrize("dtype", [torch.float16, torch.bfloat16])
+@pytest.mark.parametrize("head_dim", [64, 128])
+def test_backward_split_tail(head_dim, dtype):
+    """The programs past the GPU's last whole wave run as pieces of their Q
+    trips, adding dK and dV up in fp32: 24 programs all split (fewer than
+    the SMs: 4 pieces each); at N = 8704, two heads, 136 programs on 132 SMs:
+    132 whole and 4 in 33 pieces each."""
+    check(True, head_dim, False, dtype, n=512, split_tail=True)
+    check(True, head_dim, False, dtype, n=8704, z=1, h=2, split_tail=True)
+
+
 def test_backward_rejects_clusters_it_cannot_run():
     q, k, v, do = inputs(1, 2, 384, 64, torch.float16)
     o, lse = fa.attention(q, k, v, return_lse=True)

@@ -40,6 +40,8 @@ def _resolved(head_dim, options):
     options = dict(options)
     kept = {name: options.pop(name) for name in ("causal", "dtype", "thread_arrives", "q_descending", "cluster")
             if name in options}
+    if options.pop("split_tail", False) and not kept.get("causal"):  # pieces of the tail's programs
+        kept["split"] = True
     names = ("block_m", "stages", "ds_over_do", "lse_smem", "dq_tma", "dq_halves", "dq_turns")
     resolved = fab.resolve_options(head_dim, **options)
     return dict(head_dim=head_dim, alias=options.get("alias", True), dq_defer=options.get("dq_defer", False),
@@ -82,6 +84,13 @@ CONFIGS = {
                                                                        **options)
         for d, extra, options in ((64, "", {}), (128, "", {}), (64, " unaliased", dict(alias=False)))
         for causal in (False, True) for dtype in ("fp16", "bf16")
+    },
+    # the default non-causal from N = 4096: the programs past the last whole wave run as pieces (split tail)
+    **{
+        f"D={d} causal=False {dtype} dq_turns lse_smem split tail": dict(head_dim=d, causal=False, dtype=dtype,
+                                                                        dq_tma=True, dq_turns=True, lse_smem=True,
+                                                                        split=True)
+        for d in (64, 128) for dtype in ("fp16", "bf16")
     },
     # the candidates benchmarks/attention_bwd.py measures beside the default
     **{
@@ -560,3 +569,16 @@ def test_sync_removals(example, monkeypatch):
                   f"{ordinal:3} line {line:4} {op:28}", f"  {key[0]}: {key[1]}")
     tally.check()
     assert tally.counts[RACE, True] >= 8  # the test can fail: races are there to find
+
+
+@pytest.mark.parametrize("args, expected", [
+    ((4096, 132, 128, False, 1, True), (4092, 33)),  # 31 whole waves, 4 programs in 33 pieces
+    ((24, 132, 4, False, 1, True), (0, 4)),  # fewer programs than SMs: as many pieces as Q trips
+    ((200, 132, 64, False, 1, True), None),  # 68 programs past the wave: one piece each is no split
+    ((264, 132, 64, False, 1, True), None),  # whole waves
+    ((4096, 132, 128, True, 1, True), None),  # causal programs differ in length
+    ((4096, 132, 128, False, 2, True), None),  # clusters
+    ((4096, 132, 128, False, 1, None), None),  # not asked for
+])
+def test_tail_split(args, expected):
+    assert fab.tail_split(*args) == expected
