@@ -5,7 +5,9 @@
 #include "mlir/IR/Location.h"
 #include "llvm/Support/raw_ostream.h"
 
+#include <optional>
 #include <string>
+#include <utility>
 
 namespace tlx_alias {
 
@@ -43,6 +45,27 @@ inline std::string locationName(mlir::Location loc) {
     return mlir::WalkResult::advance();
   });
   return name;
+}
+
+/// A pass's mark on an op that must outlive triton's lowering, which drops
+/// attributes but keeps locations: `loc` wrapped in a FusedLoc whose metadata
+/// is `entries`.
+inline mlir::Location markLocation(mlir::Location loc,
+                                   llvm::ArrayRef<mlir::NamedAttribute> entries) {
+  mlir::MLIRContext *context = loc.getContext();
+  return mlir::FusedLoc::get(context, {loc}, mlir::DictionaryAttr::get(context, entries));
+}
+
+/// The metadata and the wrapped location of a markLocation mark, or nullopt.
+inline std::optional<std::pair<mlir::DictionaryAttr, mlir::Location>>
+markOfLocation(mlir::Location loc) {
+  auto fused = llvm::dyn_cast<mlir::FusedLoc>(loc);
+  if (!fused || fused.getLocations().size() != 1)
+    return std::nullopt;
+  auto meta = llvm::dyn_cast_or_null<mlir::DictionaryAttr>(fused.getMetadata());
+  if (!meta)
+    return std::nullopt;
+  return std::make_pair(meta, fused.getLocations().front());
 }
 
 } // namespace tlx_alias

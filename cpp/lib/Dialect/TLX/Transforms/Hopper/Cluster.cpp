@@ -5,6 +5,7 @@
 #include "tlx_alias/Dialect/TLX/Transforms/Passes.h"
 #include "TritonByName/PointerAccess.h"
 #include "TritonByName/TritonOps.h"
+#include "tlx_alias/Support/Location.h"
 
 #include "llvm/ADT/DenseMap.h"
 #include "llvm/ADT/DenseSet.h"
@@ -22,7 +23,6 @@ namespace {
 
 using namespace ttg_names;
 
-constexpr StringLiteral kInlineAsm = "tt.elementwise_inline_asm";
 // The frontend's attributes (and the marks' metadata keys).
 constexpr StringLiteral kMulticastMask = "tlx.multicast_mask";
 constexpr StringLiteral kRemoteArrive = "tlx.remote_arrive";
@@ -67,10 +67,8 @@ struct TLXClusterOpsAsMarksPass
         Attribute value = op->getAttr(key);
         if (!value)
           continue;
-        MLIRContext *context = op->getContext();
-        NamedAttribute entry(StringAttr::get(context, key), value);
-        op->setLoc(FusedLoc::get(context, {op->getLoc()},
-                                 DictionaryAttr::get(context, {entry})));
+        NamedAttribute entry(StringAttr::get(op->getContext(), key), value);
+        op->setLoc(tlx_alias::markLocation(op->getLoc(), {entry}));
         op->removeAttr(key);
       }
     });
@@ -84,13 +82,10 @@ struct Mark {
 };
 
 std::optional<Mark> markOf(Location loc) {
-  auto fused = dyn_cast<FusedLoc>(loc);
-  if (!fused || fused.getLocations().size() != 1)
-    return std::nullopt;
-  auto meta = dyn_cast_or_null<DictionaryAttr>(fused.getMetadata());
+  auto marked = tlx_alias::markOfLocation(loc);
   for (StringRef key : kMarkKeys)
-    if (auto value = meta ? dyn_cast_or_null<IntegerAttr>(meta.get(key)) : nullptr)
-      return Mark{key, value.getInt(), fused.getLocations().front()};
+    if (auto value = marked ? dyn_cast_or_null<IntegerAttr>(marked->first.get(key)) : nullptr)
+      return Mark{key, value.getInt(), marked->second};
   return std::nullopt;
 }
 

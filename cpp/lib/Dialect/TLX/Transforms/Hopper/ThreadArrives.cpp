@@ -4,6 +4,7 @@
 
 #include "tlx_alias/Dialect/TLX/Transforms/Passes.h"
 #include "TritonByName/TritonOps.h"
+#include "tlx_alias/Support/Location.h"
 
 namespace mlir::triton::tlx {
 
@@ -31,15 +32,11 @@ struct Mark {
 };
 
 std::optional<Mark> markOf(Location loc) {
-  auto fused = dyn_cast<FusedLoc>(loc);
-  if (!fused || fused.getLocations().size() != 1)
-    return std::nullopt;
-  auto meta = dyn_cast_or_null<DictionaryAttr>(fused.getMetadata());
-  auto count = meta ? dyn_cast_or_null<IntegerAttr>(meta.get(kPerThread)) : nullptr;
+  auto marked = tlx_alias::markOfLocation(loc);
+  auto count = marked ? dyn_cast_or_null<IntegerAttr>(marked->first.get(kPerThread)) : nullptr;
   if (!count)
     return std::nullopt;
-  return Mark{count.getInt(), static_cast<bool>(meta.get(kPredicated)),
-              fused.getLocations().front()};
+  return Mark{count.getInt(), static_cast<bool>(marked->first.get(kPredicated)), marked->second};
 }
 
 struct TLXThreadArrivesAsExpectsPass
@@ -52,14 +49,12 @@ struct TLXThreadArrivesAsExpectsPass
     });
     for (Operation *arrive : arrives) {
       OpBuilder builder(arrive);
-      MLIRContext *context = builder.getContext();
       bool predicated = arrive->getNumOperands() > 1;
       SmallVector<NamedAttribute> meta{
           builder.getNamedAttr(kPerThread, arrive->getAttr(kPerThread))};
       if (predicated)
         meta.push_back(builder.getNamedAttr(kPredicated, builder.getUnitAttr()));
-      Location loc = FusedLoc::get(context, {arrive->getLoc()},
-                                   DictionaryAttr::get(context, meta));
+      Location loc = tlx_alias::markLocation(arrive->getLoc(), meta);
       Value pred = predicated
                        ? arrive->getOperand(1)
                        : arith::ConstantOp::create(builder, arrive->getLoc(),
