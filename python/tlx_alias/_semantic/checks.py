@@ -6,7 +6,7 @@ import re
 from triton.language import core as tl_core
 
 from .. import _C
-from .._compile_state import target_arch
+from .._compile_state import module_num_ctas, target_arch
 from ..types import buffered_tensor, storage_kind
 
 
@@ -104,6 +104,14 @@ def require_tensor_memory(what, semantic):
     name = f"sm_{match.group(1)}" if match else arch
     raise ValueError(f"tensor memory needs sm_100 (Blackwell): {what} of a tensor-memory buffer "
                      f"cannot compile for {name}")
+
+
+def require_clusters(what, semantic):
+    """The kernel's CTAs per cluster, for an op that needs more than one."""
+    num_ctas = module_num_ctas(semantic)
+    if num_ctas == 1:
+        raise ValueError(f"{what} needs CTA clusters: launch the kernel with num_ctas > 1")
+    return num_ctas
 
 
 def scalar_i1(value, what, semantic):

@@ -6,10 +6,10 @@ import itertools
 import triton.language as tl
 from triton.language import core as tl_core
 
-from .._compile_state import current_num_warps, module_num_ctas
+from .._compile_state import current_num_warps
 from .._triton import ir
 from ..types import mbarrier, memdesc_text, storage_kind
-from .checks import constexpr_int, scalar_i1, scalar_i32
+from .checks import constexpr_int, require_clusters, scalar_i1, scalar_i32
 
 
 def one_barrier(bar, what):
@@ -27,9 +27,7 @@ _pairings = itertools.count()
 
 def cta_rank(rank, what, semantic):
     """A CTA rank of the kernel's clusters as an i32 (a constexpr is checked)."""
-    num_ctas = module_num_ctas(semantic)
-    if num_ctas == 1:
-        raise ValueError(f"{what} needs CTA clusters: launch the kernel with num_ctas > 1")
+    num_ctas = require_clusters(what, semantic)
     rank = tl_core._unwrap_if_constexpr(rank)
     if isinstance(rank, int) and not 0 <= rank < num_ctas:
         raise ValueError(f"{what} must be a CTA rank in [0, {num_ctas}), got {rank}")
@@ -37,8 +35,7 @@ def cta_rank(rank, what, semantic):
 
 
 def _cluster_asm(instruction, what, semantic):
-    if module_num_ctas(semantic) == 1:
-        raise ValueError(f"{what} needs CTA clusters: launch the kernel with num_ctas > 1")
+    require_clusters(what, semantic)
     tl_core.inline_asm_elementwise(f"{instruction}\n\tmov.u32 $0, 0;", "=r", [], tl.int32, False, 1,
                                    _semantic=semantic)
 

@@ -6,11 +6,10 @@ optimize-descriptor-encoding out, which would reset it)."""
 import triton.language as tl
 from triton.language import core as tl_core
 
-from .._compile_state import module_num_ctas
 from .._triton import ir
 from .._triton.tma import REDUCE_DTYPES, REDUCE_KINDS, reduce_kind_value
 from ..layouts import tma_layout, tma_layouts
-from .checks import scalar_i1, scalar_i32, single_buffer
+from .checks import require_clusters, scalar_i1, scalar_i32, single_buffer
 from .copies import pendings_count
 from .sync import one_barrier
 
@@ -54,9 +53,7 @@ def _multicast_mask(what, targets, semantic):
     targets = [tl_core._unwrap_if_constexpr(t) for t in (targets or [])]
     if not targets:
         return 0
-    num_ctas = module_num_ctas(semantic)
-    if num_ctas == 1:
-        raise ValueError(f"{what}: multicast_targets needs CTA clusters: launch the kernel with num_ctas > 1")
+    num_ctas = require_clusters(f"{what}: multicast_targets", semantic)
     mask = 0
     for rank in targets:
         if not isinstance(rank, int) or isinstance(rank, bool) or not 0 <= rank < num_ctas:
