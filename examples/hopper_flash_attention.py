@@ -21,8 +21,9 @@ from hopper_flash_attention_config import (  # noqa: F401  (smem_bytes: for call
     smem_bytes)
 
 from hopper_flash_attention_softmax import block_softmax, to_16bit, rescale_moved
-from hopper_flash_attention_tiles import (_tile_coords, _tiles_of, check_cluster, check_tile_order, grid_size,
-                                         resident_clusters, tile_table_tensor)
+from hopper_flash_attention_tiles import (_load_shared, _meet_cluster, _peer_freed, _tile_coords, _tiles_of,
+                                         check_cluster, check_tile_order, grid_size, resident_clusters,
+                                         tile_table_tensor)
 
 LOG2E = 1.4426950408889634
 
@@ -131,19 +132,14 @@ def _load_kv(desc, tiles, fulls, empties, peer_empties, count, row, rank, STAGES
              CLUSTER: tl.constexpr):
     """One K or V block into ring position `count`. In a cluster of two CTAs
     (which run two row blocks of one head, reading the same K/V blocks) rank
-    0 multicasts it into both: before it refills a slot the other CTA's
-    producer, having seen its own consumers free the slot, tells it so on
-    its `peer_empties` (a remote arrive); each CTA expects the bytes."""
+    0 multicasts it into both once the other CTA has freed the slot too
+    (_peer_freed); each CTA expects the bytes."""
     slot, phase = _ring(count, STAGES)
     tlx.barrier_wait(empties[slot], phase ^ 1)
     if CLUSTER > 1:
-        tlx.barrier_wait(peer_empties[slot], phase ^ 1, pred=rank == 0)
-        tlx.barrier_arrive(peer_empties[slot], remote_cta_rank=0, pred=(rank != 0) & (count >= STAGES))
-        tlx.barrier_expect_bytes(fulls[slot], BYTES)
-        tlx.async_descriptor_load(desc, tiles[slot], [row, 0], fulls[slot], pred=rank == 0, multicast_targets=[0, 1])
-    else:
-        tlx.barrier_expect_bytes(fulls[slot], BYTES)
-        tlx.async_descriptor_load(desc, tiles[slot], [row, 0], fulls[slot])
+        _peer_freed(peer_empties, slot, phase, count, rank, STAGES)
+    tlx.barrier_expect_bytes(fulls[slot], BYTES)
+    _load_shared(desc, tiles[slot], row, fulls[slot], rank, CLUSTER)
 
 
 @triton.jit
@@ -188,19 +184,6 @@ def _load_tiles(desc_q, desc_k, desc_v, q_tiles, k_tiles, v_tiles, q_fulls, q_em
                 tlx.barrier_wait(v_empties[v_slot], v_phase ^ 1)
                 tlx.barrier_arrive(v_fulls[v_slot])
     _meet_cluster(CLUSTER)
-
-
-@triton.jit
-def _meet_cluster(CLUSTER: tl.constexpr, INITS: tl.constexpr = False):
-    """In a cluster each task meets the other CTA's once its barriers are
-    initialized (before any multicast or remote arrive; INITS: the task whose
-    threads initialized them, on the kernel's own warps, makes the inits
-    visible to the cluster first) and at its end (no CTA exits while the
-    other may still signal it)."""
-    if CLUSTER > 1:
-        if INITS:
-            tlx.fence_mbarrier_init_cluster()
-        tlx.cluster_barrier()
 
 
 @triton.jit

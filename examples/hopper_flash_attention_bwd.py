@@ -42,6 +42,7 @@ import hopper_flash_attention as fwd  # noqa: E402
 from hopper_flash_attention_bwd_dq import (  # noqa: E402
     add_dq_atomics, add_dq_halves, add_dq_partials, add_dq_turns, dq_ptrs, dq_rows_back, red_add)
 from hopper_flash_attention_bwd_programs import add_partials, program_rows  # noqa: E402
+from hopper_flash_attention_tiles import _load_shared, _meet_cluster, _peer_freed  # noqa: E402
 from hopper_flash_attention_bwd_config import (  # noqa: E402,F401  (the config's names, for callers)
     BARRIER_BYTES, BLOCK_N, CANDIDATES, SMEM_LIMIT, default_config, dq_tile_columns, resolve_cluster,
     resolve_options, resolve_q_order, smem_bytes, tail_split)
@@ -77,7 +78,7 @@ def _load(desc_q, desc_do, desc_k, desc_v, q_tiles, do_tiles, k_tiles, v_tiles, 
     ELEM: tl.constexpr = tlx.size_of(dtype)
     HALF: tl.constexpr = 64
     STEP: tl.constexpr = -BLOCK_M if DESCENDING else BLOCK_M
-    fwd._meet_cluster(CLUSTER, INITS=True)
+    _meet_cluster(CLUSTER, INITS=True)
     rank = tlx.cluster_cta_rank()
     tlx.barrier_expect_bytes(kv_full, 4 * HALF * HEAD_DIM * ELEM)
     for c in tl.static_range(2):
@@ -97,7 +98,7 @@ def _load(desc_q, desc_do, desc_k, desc_v, q_tiles, do_tiles, k_tiles, v_tiles, 
                    peer_empties, rank, CLUSTER)
         count += TRIP
         m += TRIP * STEP
-    fwd._meet_cluster(CLUSTER)
+    _meet_cluster(CLUSTER)
 
 
 @triton.jit
@@ -112,9 +113,8 @@ def _load_trip(desc_q, desc_do, q_tiles, do_tiles, q_fulls, do_fulls, empties, r
     for t in tl.static_range(TRIP):
         slot, phase = _ring(count + t, STAGES)
         tlx.barrier_wait(empties[slot], phase ^ 1)
-        if CLUSTER > 1:  # rank 0 refills a slot once the other CTA's producer says its consumers freed it too
-            tlx.barrier_wait(peer_empties[slot], phase ^ 1, pred=rank == 0)
-            tlx.barrier_arrive(peer_empties[slot], remote_cta_rank=0, pred=(rank != 0) & (count + t >= STAGES))
+        if CLUSTER > 1:
+            _peer_freed(peer_empties, slot, phase, count + t, rank, STAGES)
         tlx.barrier_expect_bytes(q_fulls[slot], BLOCK_M * HEAD_DIM * ELEM + VEC)
         _load_shared(desc_q, q_tiles[slot], row + t * STEP, q_fulls[slot], rank, CLUSTER)
         if LSE_SMEM:
@@ -123,15 +123,6 @@ def _load_trip(desc_q, desc_do, q_tiles, do_tiles, q_fulls, do_fulls, empties, r
         _load_shared(desc_do, do_tiles[slot], row + t * STEP, do_fulls[slot], rank, CLUSTER)
         if LSE_SMEM:
             _load_shared(desc_delta, delta_tiles[slot], (row + t * STEP) // 8, do_fulls[slot], rank, CLUSTER)
-
-
-@triton.jit
-def _load_shared(desc, buf, row, bar, rank, CLUSTER: tl.constexpr):
-    """A tile every CTA of the cluster reads: rank 0 multicasts it into all."""
-    if CLUSTER > 1:
-        tlx.async_descriptor_load(desc, buf, [row, 0], bar, pred=rank == 0, multicast_targets=[0, 1])
-    else:
-        tlx.async_descriptor_load(desc, buf, [row, 0], bar)
 
 
 @triton.jit
@@ -267,7 +258,7 @@ def _consume(cid: tl.constexpr, q_tiles, do_tiles, ds_tiles, dq_tiles, k_tiles, 
     """Consumer cid: K/V rows [n0 + 64 cid, n0 + 64 (cid + 1)) against every
     Q block from lo to hi (DESCENDING: from hi down, as _load loads them)."""
     HALF: tl.constexpr = 64
-    fwd._meet_cluster(CLUSTER)
+    _meet_cluster(CLUSTER)
     qk_scale = sm_scale * 1.4426950408889634
     offs_n = n0 + cid * HALF + tl.arange(0, HALF)
     dk = tl.zeros([HALF, HEAD_DIM], dtype=tl.float32)
@@ -298,7 +289,7 @@ def _consume(cid: tl.constexpr, q_tiles, do_tiles, ds_tiles, dq_tiles, k_tiles, 
             red_add(dq_ptrs(dq_ptr, row0 + hi - BLOCK_M, cid, HEAD_DIM, BLOCK_M), dq)
     _store_dkdv(dk, dv, desc_dk, desc_dv, k_tiles, v_tiles, dk_tiles, dv_tiles, row0, n0, sm_scale, cid, ALIAS, dtype,
                 DQ_TMA and not (DQ_HALVES or DQ_TURNS), piece, workspace, SPLIT)
-    fwd._meet_cluster(CLUSTER)  # (in a cluster every task meets the other CTA's first and last)
+    _meet_cluster(CLUSTER)  # (in a cluster every task meets the other CTA's first and last)
 
 
 @triton.jit

@@ -1,7 +1,9 @@
 """Which tiles (a row block of one batch*head) each persistent program of
 examples/hopper_flash_attention.py runs, and in which order: the device side
 (_tile_coords, _tiles_of) and, for TILE_ORDER "table", the host side that
-builds the table (causal_tile_table).
+builds the table (causal_tile_table); and what the forward's and the
+backward's clusters of two CTAs share (_meet_cluster, _peer_freed,
+_load_shared, resident_clusters).
 
 TILE_ORDER:
   "rows"   program p runs tiles p, p + nprogs, ... of the head-major row order:
@@ -132,3 +134,37 @@ def resident_clusters(kernel, args, constexprs, device, cluster):
         _resident[key] = driver.active.utils.cuOccupancyMaxActiveClusters(compiled.function,
                                                                           compiled.metadata.shared, cluster)
     return _resident[key]
+
+
+# The clusters of two CTAs of the forward and backward (docs/design/clusters.md).
+
+@triton.jit
+def _meet_cluster(CLUSTER: tl.constexpr, INITS: tl.constexpr = False):
+    """In a cluster each task meets the other CTA's once its barriers are
+    initialized (before any multicast or remote arrive; INITS: the task whose
+    threads initialized them, on the kernel's own warps, makes the inits
+    visible to the cluster first) and at its end (no CTA exits while the
+    other may still signal it)."""
+    if CLUSTER > 1:
+        if INITS:
+            tlx.fence_mbarrier_init_cluster()
+        tlx.cluster_barrier()
+
+
+@triton.jit
+def _peer_freed(peer_empties, slot, phase, count, rank, STAGES: tl.constexpr):
+    """Before rank 0 refills ring slot `slot` (ring position `count`) that
+    both CTAs read, the other CTA's producer, having seen its own consumers
+    free the slot, tells it so on rank 0's `peer_empties` (a remote arrive,
+    from the ring's second round on), and rank 0's producer waits for that."""
+    tlx.barrier_wait(peer_empties[slot], phase ^ 1, pred=rank == 0)
+    tlx.barrier_arrive(peer_empties[slot], remote_cta_rank=0, pred=(rank != 0) & (count >= STAGES))
+
+
+@triton.jit
+def _load_shared(desc, buf, row, bar, rank, CLUSTER: tl.constexpr):
+    """A tile every CTA of the cluster reads: rank 0 multicasts it into all."""
+    if CLUSTER > 1:
+        tlx.async_descriptor_load(desc, buf, [row, 0], bar, pred=rank == 0, multicast_targets=[0, 1])
+    else:
+        tlx.async_descriptor_load(desc, buf, [row, 0], bar)
