@@ -63,6 +63,26 @@ inline bool isOpNamed(Operation *op, StringRef name) {
   return op && op->getName().getStringRef() == name;
 }
 
+/// The PTX text of an `llvm.inline_asm` (how triton lowers most NVIDIA ops),
+/// or null for any other op.
+inline StringAttr getInlineAsmText(Operation *op) {
+  return isOpNamed(op, ttg_names::kLLVMInlineAsm)
+             ? dyn_cast_or_null<StringAttr>(op->getAttr("asm_string"))
+             : nullptr;
+}
+
+/// An `llvm.inline_asm`'s operand constraints ("" where it has none).
+inline StringRef getInlineAsmConstraints(Operation *op) {
+  auto constraints = dyn_cast_or_null<StringAttr>(op->getAttr("constraints"));
+  return constraints ? constraints.getValue() : StringRef();
+}
+
+/// Replaces an `llvm.inline_asm`'s PTX text and operand constraints.
+inline void setInlineAsm(Operation *op, StringRef text, StringRef constraints) {
+  op->setAttr("asm_string", StringAttr::get(op->getContext(), text));
+  op->setAttr("constraints", StringAttr::get(op->getContext(), constraints));
+}
+
 /// Creates op `name` (by name: no Triton headers) at the builder's insertion
 /// point; inherent attributes become the op's properties.
 Operation *createOp(OpBuilder &builder, Location loc, StringRef name,

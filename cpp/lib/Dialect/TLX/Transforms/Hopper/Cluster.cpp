@@ -90,13 +90,8 @@ std::optional<Mark> markOf(Location loc) {
 }
 
 StringRef asmText(Operation *op) {
-  auto text = dyn_cast_or_null<StringAttr>(op->getAttr("asm_string"));
+  StringAttr text = getInlineAsmText(op);
   return text ? text.getValue() : StringRef();
-}
-
-void setAsm(Operation *op, const std::string &text, const std::string &constraints) {
-  op->setAttr("asm_string", StringAttr::get(op->getContext(), text));
-  op->setAttr("constraints", StringAttr::get(op->getContext(), constraints));
 }
 
 // `...complete_tx::bytes [$d], [$desc, {...}], [$bar]...` multicast to the
@@ -118,8 +113,7 @@ LogicalResult multicast(Operation *op, int64_t mask) {
   text.replace(suffix, from.size(), kTmaLoadCluster.str() + ".multicast::cluster");
   text = "{\n.reg .b16 %tlx_mask;\nmov.b16 %tlx_mask, " + std::to_string(mask) + ";\n" +
          text + "\n}";
-  auto constraints = dyn_cast_or_null<StringAttr>(op->getAttr("constraints"));
-  setAsm(op, text, constraints ? constraints.getValue().str() : "");
+  setInlineAsm(op, text, getInlineAsmConstraints(op));
   return success();
 }
 
@@ -140,10 +134,9 @@ LogicalResult remoteArrive(Operation *op, Value rank) {
                "mbarrier.arrive.release.cluster.shared::cluster.b64 _, [%tlx_remote]");
   text = "{\n.reg .b32 %tlx_remote;\nmapa.shared::cluster.u32 %tlx_remote, " + address + ", " +
          rankOperand + ";\n" + text + "\n}";
-  auto constraints = dyn_cast_or_null<StringAttr>(op->getAttr("constraints"));
-  std::string before = constraints ? constraints.getValue().str() : "";
+  std::string before = getInlineAsmConstraints(op).str();
   op->insertOperands(op->getNumOperands(), rank);
-  setAsm(op, text, before.empty() ? "r" : before + ",r");
+  setInlineAsm(op, text, before.empty() ? "r" : before + ",r");
   return success();
 }
 
@@ -180,7 +173,7 @@ struct TLXLowerClusterOpsPass
       if (mark.key == kRemoteRank)
         continue;
       pending.insert(op->getLoc());
-      StringRef text = isOpNamed(op, kLLVMInlineAsm) ? asmText(op) : StringRef();
+      StringRef text = asmText(op);
       LogicalResult result = success();
       if (mark.key == kMulticastMask && text.contains("cp.async.bulk.tensor")) {
         result = multicast(op, mark.value);

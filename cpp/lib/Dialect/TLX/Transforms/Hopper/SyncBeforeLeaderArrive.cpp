@@ -21,9 +21,7 @@ constexpr StringLiteral kBarrier = "nvvm.barrier";
 constexpr StringLiteral kLeaderArrive = "@$0 mbarrier.arrive.shared::cta.b64 _, [$1]";
 
 bool isLeaderArrive(Operation *op) {
-  if (!isOpNamed(op, ttg_names::kLLVMInlineAsm))
-    return false;
-  auto text = dyn_cast_or_null<StringAttr>(op->getAttr("asm_string"));
+  StringAttr text = getInlineAsmText(op);
   return text && text.getValue().starts_with(kLeaderArrive);
 }
 

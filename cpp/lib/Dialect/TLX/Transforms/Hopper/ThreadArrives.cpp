@@ -89,7 +89,7 @@ struct TLXLowerThreadArrivesPass
   // arrive of every thread: unpredicated, or on the arrive's own predicate,
   // the operand of triton's `and` that is not its leader test.
   LogicalResult lowerArrive(Operation *op, const Mark &mark) {
-    auto text = dyn_cast_or_null<StringAttr>(op->getAttr("asm_string"));
+    StringAttr text = getInlineAsmText(op);
     Value leaderPred, address;
     for (Value operand : op->getOperands())
       (operand.getType().isInteger(1) ? leaderPred : address) = operand;
@@ -118,8 +118,7 @@ struct TLXLowerThreadArrivesPass
       constraints = "r";
     }
     op->setOperands(operands);
-    op->setAttr("asm_string", StringAttr::get(op->getContext(), asmText));
-    op->setAttr("constraints", StringAttr::get(op->getContext(), constraints));
+    setInlineAsm(op, asmText, constraints);
     return success();
   }
 };
