@@ -29,11 +29,16 @@ LOG2E = 1.4426950408889634
 
 
 @triton.jit
-def _kv_range(start_m, N_CTX, BLOCK_M: tl.constexpr, CAUSAL: tl.constexpr, CLUSTER: tl.constexpr = 1):
-    """The K/V rows of row block start_m: causal, up to its cluster's last
-    row (the CTAs of a cluster read the same K/V blocks)."""
-    hi = tl.minimum((start_m // CLUSTER + 1) * BLOCK_M * CLUSTER, N_CTX) if CAUSAL else N_CTX
-    return 0, hi
+def _tile_rows(start_m, num_pid_m, N_CTX, BLOCK_M: tl.constexpr, CAUSAL: tl.constexpr, CLUSTER: tl.constexpr = 1):
+    """(first row, lo, hi): row block start_m's first Q row and its K/V rows;
+    causal, up to its cluster's last row (the CTAs of a cluster read the same
+    K/V blocks). A causal tiling that overshoots N (192-row tiles) ends at N
+    and begins before row 0: the rows past the end would be the longest
+    tile's, the rows before the start cost one masked block (5.5% fewer K/V
+    blocks at N = 4096). Rows outside [0, N) are computed, not stored."""
+    first = start_m * BLOCK_M - (num_pid_m * BLOCK_M - N_CTX if CAUSAL else 0)
+    hi = tl.minimum(first - start_m % CLUSTER * BLOCK_M + BLOCK_M * CLUSTER, N_CTX) if CAUSAL else N_CTX
+    return first, 0, hi
 
 
 @triton.jit
@@ -163,14 +168,14 @@ def _load_tiles(desc_q, desc_k, desc_v, q_tiles, k_tiles, v_tiles, q_fulls, q_em
     for tile_count in range(0, my_tiles):
         start_m, off_hz = _tile_coords(tile_count, pid, nprogs, num_pid_m, tile_table, TILE_ORDER, CLUSTER)
         row0 = off_hz * N_CTX
-        lo, hi = _kv_range(start_m, N_CTX, BLOCK_M, CAUSAL, CLUSTER)
+        first_row, lo, hi = _tile_rows(start_m, num_pid_m, N_CTX, BLOCK_M, CAUSAL, CLUSTER)
         q_buf, q_phase = _ring(tile_count, Q_BUFFERS)
         v_shift = tile_count * O_ENTRIES  # block b's V is at V ring position b + v_shift
-        for c in tl.static_range(NUM_MMA_GROUPS):
+        for c in tl.static_range(NUM_MMA_GROUPS):  # (rows before the first: TMA fills them with zeros)
             qb = c * Q_BUFFERS + q_buf
             tlx.barrier_wait(q_empties[qb], q_phase ^ 1)
             tlx.barrier_expect_bytes(q_fulls[qb], BM_HALF * HEAD_DIM * ELEM)
-            tlx.async_descriptor_load(desc_q, q_tiles[qb], [row0 + start_m * BLOCK_M + c * BM_HALF, 0], q_fulls[qb])
+            tlx.async_descriptor_load(desc_q, q_tiles[qb], [row0 + first_row + c * BM_HALF, 0], q_fulls[qb])
         for kv_pos in range(lo, hi, BLOCK_N):
             kv_start = _block_start(kv_pos, lo, hi, BLOCK_M * CLUSTER, DIAG_FIRST)
             _load_kv(desc_k, k_tiles, k_fulls, k_empties, k_peer_empties, kv_count, row0 + kv_start, rank,
@@ -271,14 +276,17 @@ def _other_blocks(kv_count, v_shift, lo, hi, q, q_regs, k_tiles, v_tiles, k_full
 
 @triton.jit
 def _store_o(acc, m_i, l_i, lse_ptr, desc_o, o_tiles, q_empties, v_fulls, v_empties, kv_count, v_shift, qb, off_hz,
-             row0, start_m, offs_m, N_CTX, cid: tl.constexpr, BLOCK_M: tl.constexpr, BM_HALF: tl.constexpr,
+             row0, first_row, offs_m, N_CTX, cid: tl.constexpr, BM_HALF: tl.constexpr,
              V_STAGES: tl.constexpr, O_OVER_Q: tl.constexpr, O_OVER_V: tl.constexpr, LATE_HANDBACK: tl.constexpr,
-             dtype: tl.constexpr):
+             CAUSAL: tl.constexpr, dtype: tl.constexpr):
     """The epilogue: O (and the log-sum-exp, natural log) of this consumer's
     rows, staged over its Q buffer, over the V slot the producer handed it,
     or (unaliased) in its own O tile, and stored with TMA. Rows past N_CTX
-    (a last tile of 192 rows) are not stored: they belong to the next head."""
-    rows_valid = start_m * BLOCK_M + cid * BM_HALF < N_CTX  # N_CTX is a multiple of BM_HALF
+    or before 0 (192-row tiles: _tile_rows) are not stored: they belong to
+    another head."""
+    rows_valid = first_row + cid * BM_HALF < N_CTX  # N_CTX is a multiple of BM_HALF
+    if CAUSAL:
+        rows_valid = rows_valid & (first_row + cid * BM_HALF >= 0)
     if rows_valid:
         tl.store(lse_ptr + off_hz * N_CTX + offs_m, (m_i + tl.math.log2(l_i)) * 0.6931471805599453)
     o = (acc / l_i[:, None]).to(dtype)
@@ -294,7 +302,7 @@ def _store_o(acc, m_i, l_i, lse_ptr, desc_o, o_tiles, q_empties, v_fulls, v_empt
     if rows_valid:
         tlx.local_store(o_tile, o)
         tlx.fence_async_shared()
-        tlx.async_descriptor_store(desc_o, o_tile, [row0 + start_m * BLOCK_M + cid * BM_HALF, 0])
+        tlx.async_descriptor_store(desc_o, o_tile, [row0 + first_row + cid * BM_HALF, 0])
     if O_OVER_V:
         other_slot, other_phase = _ring(kv_count + v_shift + 1 - cid, V_STAGES)
         tlx.barrier_wait(v_fulls[other_slot], other_phase)
@@ -333,9 +341,9 @@ def _attend(cid: tl.constexpr, sm_scale, my_tiles, pid, nprogs, num_pid_m, tile_
     for tile_count in range(0, my_tiles):
         start_m, off_hz = _tile_coords(tile_count, pid, nprogs, num_pid_m, tile_table, TILE_ORDER, CLUSTER)
         row0 = off_hz * N_CTX
-        lo, hi = _kv_range(start_m, N_CTX, BLOCK_M, CAUSAL, CLUSTER)
-        offs_m = start_m * BLOCK_M + cid * BM_HALF + tl.arange(0, BM_HALF)
-        diagonal = start_m * BLOCK_M  # blocks from here on need the causal mask
+        first_row, lo, hi = _tile_rows(start_m, num_pid_m, N_CTX, BLOCK_M, CAUSAL, CLUSTER)
+        offs_m = first_row + cid * BM_HALF + tl.arange(0, BM_HALF)
+        diagonal = first_row  # blocks from here on need the causal mask
         m_i = tl.zeros([BM_HALF], dtype=tl.float32) - float("inf")
         l_i = tl.zeros([BM_HALF], dtype=tl.float32) + 1.0
         acc = tl.zeros([BM_HALF, HEAD_DIM], dtype=tl.float32)
@@ -371,8 +379,8 @@ def _attend(cid: tl.constexpr, sm_scale, my_tiles, pid, nprogs, num_pid_m, tile_
             tlx.barrier_arrive(q_empties[qb])  # the next Q can load while O is stored
 
         _store_o(acc, m_i, l_i, lse_ptr, desc_o, o_tiles, q_empties, v_fulls, v_empties, kv_count, v_shift, qb, off_hz,
-                 row0, start_m, offs_m, N_CTX, cid, BLOCK_M, BM_HALF, V_STAGES, O_OVER_Q, O_OVER_V, LATE_HANDBACK,
-                 dtype)
+                 row0, first_row, offs_m, N_CTX, cid, BM_HALF, V_STAGES, O_OVER_Q, O_OVER_V, LATE_HANDBACK,
+                 CAUSAL, dtype)
     if not ALIAS or LATE_HANDBACK:
         tlx.async_descriptor_store_wait(0)
     _meet_cluster(CLUSTER)

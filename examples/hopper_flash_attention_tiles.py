@@ -64,8 +64,10 @@ def _tiles_of(pid, nprogs, num_pid_m, num_heads, tile_table, TILE_ORDER: tl.cons
 def causal_tile_table(heads, num_pid_m, block_m, block_n, n_ctx, nprogs):
     """Each program's causal tiles (head * num_pid_m + row block), in the order
     it runs them: the "table" order above. A tile costs its K/V blocks plus
-    one for its Q load and O store."""
-    cost = [-(-min((j + 1) * block_m, n_ctx) // block_n) + 1 for j in range(num_pid_m)]
+    one for its Q load and O store; tiles that overshoot N end at N (the
+    kernel's _tile_rows)."""
+    overshoot = num_pid_m * block_m - n_ctx
+    cost = [-(-((j + 1) * block_m - overshoot) // block_n) + 1 for j in range(num_pid_m)]
     longest_first = sorted(range(num_pid_m), key=lambda j: -cost[j])
     free_at = [(0, p) for p in range(nprogs)]
     tiles = [[] for _ in range(nprogs)]

@@ -408,7 +408,9 @@ def test_causal_tile_table_runs_every_tile_once_and_ends_together(heads, num_pid
 
     tiles = causal_tile_table(heads, num_pid_m, block_m, 128, n_ctx, 132)
     assert sorted(t for program in tiles for t in program) == list(range(heads * num_pid_m))
-    cost = [-(-min((j + 1) * block_m, n_ctx) // 128) + 1 for j in range(num_pid_m)]
+    overshoot = num_pid_m * block_m - n_ctx  # 192-row tiles end at N: the first begins before row 0
+    cost = [-(-((j + 1) * block_m - overshoot) // 128) + 1 for j in range(num_pid_m)]
+    assert cost[-1] == n_ctx // 128 + 1 and cost[0] == -(-(block_m - overshoot) // 128) + 1
     loads = [sum(cost[t % num_pid_m] for t in program) for program in tiles]
     assert max(loads) <= sum(loads) / len(loads) + max(cost)
     pairs = heads * (num_pid_m // 2)  # a pair costs num_pid_m + 1 blocks and two tiles' one
