@@ -539,7 +539,7 @@ def attention(q, k, v, causal=False, sm_scale=None, alias=True, block_n=None, st
     nprogs = grid_size(tile_order, Z * H, num_pid_m // cluster, max(1, num_sms // cluster))
     if cluster > 1:
         stand_in = tile_table_tensor("rows", 0, 0, 0, 0, 0, 0, q.device)
-        nprogs = min(nprogs, resident_clusters(attn_fwd_kernel, args(stand_in), constexprs, q.device, cluster))
+        nprogs = min(nprogs, resident_clusters(attn_fwd_kernel, args(stand_in), constexprs, q.device))
     table = tile_table_tensor(tile_order, Z * H, num_pid_m // cluster, BLOCK_M * cluster, block_n, N_CTX, nprogs,
                               q.device)
     attn_fwd_kernel[(nprogs, )](*args(table), **constexprs)

@@ -124,17 +124,13 @@ def check_cluster(cluster, order, o_staging, num_pid_m):
 _resident = {}
 
 
-def resident_clusters(kernel, args, constexprs, device, cluster):
+def resident_clusters(kernel, args, constexprs, device):
     """How many clusters of the kernel (compiled for these arguments) the GPU
     runs at once: the persistent grid of a clustered launch. Clusters go to
     GPCs whole, so this can be less than the SMs / cluster."""
     key = (device.index, tuple(sorted((k, str(v)) for k, v in constexprs.items())))
     if key not in _resident:
-        from triton.runtime import driver
-        compiled = kernel.warmup(*args, grid=(1, ), **constexprs)
-        compiled._init_handles()
-        _resident[key] = driver.active.utils.cuOccupancyMaxActiveClusters(compiled.function,
-                                                                          compiled.metadata.shared, cluster)
+        _resident[key] = tlx.max_active_clusters(kernel.warmup(*args, grid=(1, ), **constexprs))
     return _resident[key]
 
 

@@ -23,7 +23,7 @@ The package, by layer (each imports only the ones below it; no circle):
   public builtins   mem_ops, views, barriers, tma, mma, utility, prefetch,
                     warp_ops, warp_specialize (async_tasks), warp_spec,
                     layouts, memory_map, memory_map_svg, address_report,
-                    opt (tlx-opt):
+                    opt (tlx-opt), launch (host: max_active_clusters):
                     TLX-named, they unwrap their arguments and delegate to
   _semantic/        the semantic layer: each op's checks and IR building
                     (TLXSemantic, in Gluon's shape)
@@ -72,6 +72,7 @@ from .barriers import (alloc_barriers, alloc_warp_barrier, barrier_arrive, barri
 from .mma import async_dot, async_dot_wait  # noqa: E402
 from .tma import async_descriptor_load, async_descriptor_store, async_descriptor_store_wait  # noqa: E402
 from .prefetch import prefetch  # noqa: E402
+from .launch import max_active_clusters  # noqa: E402
 from .utility import clock64, cluster_cta_rank, cluster_size_1d, dtype_of, size_of, thread_id  # noqa: E402
 from .views import local_reinterpret, local_slice, local_trans  # noqa: E402
 from .warp_ops import vote_ballot_sync  # noqa: E402
@@ -89,7 +90,7 @@ __all__ = [
     "fence_async_shared", "fence_mbarrier_init_cluster", "local_reinterpret", "local_slice", "local_trans", "mbarrier",
     "named_barrier_arrive", "named_barrier_wait", "size_of", "warp_spec", "async_load", "async_load_commit_group",
     "async_load_wait_group", "async_token", "buffered_tensor", "encoding",
-    "local_alloc", "local_load", "local_store", "local_view", "memory_map", "nv_mma_shared_layout",
+    "local_alloc", "local_load", "local_store", "local_view", "max_active_clusters", "memory_map", "nv_mma_shared_layout",
     "plugin_path", "prefetch", "print_memory_map", "reuse_group", "reuse_group_type", "save_memory_map", "set_buffer_overlap",
     "storage_alias_spec", "storage_kind", "swizzled_shared_layout", "tensor_memory_layout", "thread_id",
     "vote_ballot_sync",

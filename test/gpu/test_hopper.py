@@ -54,6 +54,24 @@ def test_cluster_multicast_copy():
             assert ranks[2 * c + rank].tolist() == [rank, c, clusters]
 
 
+def test_max_active_clusters_runs_a_persistent_grid():
+    """tlx_alias.max_active_clusters: at least one and at most SMs / 2
+    clusters of two; a grid of that many runs the copy correctly."""
+    def args(clusters):
+        x = torch.randn((clusters * 64, 64), device="cuda", dtype=torch.float16)
+        out = torch.zeros((2 * clusters, 64, 64), device="cuda", dtype=torch.float16)
+        return x, out, torch.full((2 * clusters, 3), -1, device="cuda", dtype=torch.int32)
+
+    x, out, ranks = args(1)
+    compiled = hk.cluster_multicast_copy.warmup(descriptor(x, [64, 64]), out, ranks, B=64, num_ctas=2, grid=(1, ))
+    clusters = tlx_alias.max_active_clusters(compiled)
+    assert 1 <= clusters <= torch.cuda.get_device_properties(0).multi_processor_count // 2
+    x, out, ranks = args(clusters)
+    hk.cluster_multicast_copy[(clusters, )](descriptor(x, [64, 64]), out, ranks, B=64, num_ctas=2)
+    torch.testing.assert_close(out, x.reshape(clusters, 1, 64, 64).expand(-1, 2, -1, -1).reshape(-1, 64, 64),
+                               rtol=0, atol=0)
+
+
 @pytest.mark.parametrize("empty", ["leader", "threads"])
 def test_cluster_remote_arrives(empty):
     """Tokens handed between the two CTAs of each cluster by remote arrives,

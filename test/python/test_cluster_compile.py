@@ -96,3 +96,55 @@ def test_rank_and_size_without_clusters():
             "tl.store(out_ptr + offs, tl.where(offs == 0, tlx.cluster_cta_rank(), tlx.cluster_size_1d()) + 0.0)")
     kernel = _compile_cluster_body(body, num_ctas=1)
     assert "cluster_ctarank" not in kernel.asm["ptx"]
+
+
+def test_max_active_clusters_asks_the_driver_for_the_compiled_kernel(monkeypatch):
+    """tlx.max_active_clusters loads the kernel (_init_handles) and asks
+    triton's driver for cuOccupancyMaxActiveClusters with the kernel's
+    function, shared memory and num_ctas (a stand-in driver here: no GPU)."""
+    from triton.runtime import driver
+
+    kernel = compile_for_sm90(hk.cluster_multicast_copy, MULTICAST_SIGNATURE, dict(B=64), num_ctas=2)
+    asked = []
+
+    class Utils:
+        def cuOccupancyMaxActiveClusters(self, function, shared, cluster):
+            asked.append((function, shared, cluster))
+            return 66
+
+    class Driver:
+        utils = Utils()
+
+    monkeypatch.setattr(type(kernel), "_init_handles", lambda self: setattr(self, "function", "loaded"))
+    monkeypatch.setattr(driver, "_active", Driver())
+    assert tlx.max_active_clusters(kernel) == 66
+    assert asked == [("loaded", kernel.metadata.shared, 2)]
+
+
+def test_max_active_clusters_wants_a_compiled_kernel():
+    with pytest.raises(TypeError, match=r"^max_active_clusters: expected a compiled kernel \(kernel\.warmup\(\.\.\.\)'s "
+                                        r"result\), got JITFunction$"):
+        tlx.max_active_clusters(hk.cluster_multicast_copy)
+
+
+def test_the_triton_internals_max_active_clusters_uses_are_there():
+    """What tlx_alias/_triton/launch.py relies on, in this triton."""
+    import inspect
+
+    from triton.backends.nvidia.driver import CudaUtils
+    from triton.compiler.compiler import CompiledKernel
+
+    assert "self.cuOccupancyMaxActiveClusters = mod.cuOccupancyMaxActiveClusters" in inspect.getsource(CudaUtils)
+    assert "self.function" in inspect.getsource(CompiledKernel._init_handles)
+
+
+def test_remote_arrive_numbers_restart_with_each_compile():
+    """The numbers that pair a remote arrive with its rank op restart with
+    each compile: two kernels of the same shape get the same ones."""
+    def numbers(rounds):
+        kernel = compile_for_sm90(hk.cluster_remote_arrive, {"out_ptr": "*i32"}, dict(ROUNDS=rounds, EMPTY="leader"),
+                                  num_ctas=2)
+        return re.findall(r"tlx\.remote_arrive = (\d+) : i32", kernel.asm["ttgir"])
+
+    first = numbers(4)
+    assert len(first) == 2 and numbers(5) == first

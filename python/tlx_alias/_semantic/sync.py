@@ -1,7 +1,7 @@
 """mbarriers, named barriers and fences. Barriers are `ttng` ops built
 directly in TTIR: they carry no tensor layout, so triton's TTIR->TTGIR
 conversion passes them through untouched."""
-import itertools
+import threading
 
 import triton.language as tl
 from triton.language import core as tl_core
@@ -22,7 +22,18 @@ def one_barrier(bar, what):
     return bar
 
 
-_pairings = itertools.count()
+# A remote arrive's number pairs it with its rank's asm op; numbers restart
+# with each compile (the callee functions' builders share its options), so a
+# kernel's TTGIR is the same in every process.
+_pairings = threading.local()
+
+
+def _next_pairing(builder):
+    options = ir.compile_options(builder)
+    if getattr(_pairings, "options", None) is not options:
+        _pairings.options, _pairings.next = options, 0
+    _pairings.next += 1
+    return _pairings.next - 1
 
 
 def cta_rank(rank, what, semantic):
@@ -92,7 +103,7 @@ class SyncSemantic:
             # The rank reaches tlx-lower-cluster-ops through an asm op paired
             # with the arrive by a number (triton's arrive has no operand for it).
             rank = cta_rank(remote_cta_rank, "barrier_arrive: remote_cta_rank", self.triton)
-            pairing = next(_pairings)
+            pairing = _next_pairing(self.builder)
             ir.create_op(self.builder, "tt.elementwise_inline_asm", [rank.handle], ["i32"],
                          {"asm_string": '"mov.u32 $0, $1;"', "constraints": '"=r,r"', "pure": "false",
                           "packed_element": "1 : i32", "tlx.remote_rank": f"{pairing} : i32"})

@@ -9,6 +9,7 @@ function that patches triton: `install()`.
   ir.py         ops created at triton's builder (through tlx_alias._C)
   tmem.py       tensor-memory layouts and attributes that differ by triton
   tma.py        the TMA reduce's kinds (triton's numbers) and element types
+  launch.py     the clusters of a compiled kernel the GPU runs at once
   patching.py   `patch()`, the wrapper every change to triton goes through
   diagnostics.py a failed stage's diagnostics as a CompilationError at the kernel line
 

@@ -45,7 +45,13 @@ def kernel_line(builder):
 
 def option(builder, name, default=None):
     """A compile option of the kernel being built (num_warps, arch, ...)."""
-    return getattr(getattr(builder, "options", None), name, default)
+    return getattr(compile_options(builder), name, default)
+
+
+def compile_options(builder):
+    """The options of the compile `builder` builds for: one object per
+    compile, shared by the builders of its callee functions."""
+    return getattr(builder, "options", None)
 
 
 # A `ttg.warp_specialize` region, built task by task (cpp/python/Builder.cpp).

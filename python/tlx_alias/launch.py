@@ -1,0 +1,17 @@
+"""Host-side help for launching tlx_alias kernels."""
+from ._triton.launch import max_active_clusters as _max_active_clusters
+
+
+def max_active_clusters(compiled):
+    """How many clusters of a compiled kernel (launched with num_ctas CTAs per
+    cluster) the GPU runs at once: the grid of a persistent kernel in
+    clusters. Clusters go to GPCs whole, so this can be less than the SMs
+    divided by num_ctas (an H100's 132 SMs run 66 clusters of two only if
+    every GPC's SM count is even). `compiled` is what `kernel.warmup(*args,
+    grid=(1,), **constexprs)` returns; needs a GPU."""
+    from triton.compiler.compiler import CompiledKernel
+
+    if not isinstance(compiled, CompiledKernel):
+        raise TypeError(f"max_active_clusters: expected a compiled kernel (kernel.warmup(...)'s result), "
+                        f"got {type(compiled).__name__}")
+    return _max_active_clusters(compiled)
