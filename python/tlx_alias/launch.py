@@ -4,11 +4,11 @@ from ._triton.launch import max_active_clusters as _max_active_clusters
 
 def max_active_clusters(compiled):
     """How many clusters of a compiled kernel (launched with num_ctas CTAs per
-    cluster) the GPU runs at once: the grid of a persistent kernel in
-    clusters. Clusters go to GPCs whole, so this can be less than the SMs
-    divided by num_ctas (an H100's 132 SMs run 66 clusters of two only if
-    every GPC's SM count is even). `compiled` is what `kernel.warmup(*args,
-    grid=(1,), **constexprs)` returns; needs a GPU."""
+    cluster) the GPU runs at once, at the kernel's occupancy (CTAs an SM by
+    its shared memory, registers and warps): the grid of a persistent kernel
+    in clusters. Clusters go to GPCs whole, so for a kernel of one CTA an SM
+    this can be less than the SMs divided by num_ctas. `compiled` is what
+    `kernel.warmup(*args, grid=(1,), **constexprs)` returns; needs a GPU."""
     from triton.compiler.compiler import CompiledKernel
 
     if not isinstance(compiled, CompiledKernel):
