@@ -29,10 +29,10 @@ def test_flash_attention_default_schedule():
 
 
 def test_flash_attention_default_groups():
-    """Three consumer warp groups (192-row tiles) at head dim 64, causal from N = 2048."""
+    """Three consumer warp groups (192-row tiles) at head dim 64 from N = 2048."""
     import hopper_flash_attention as fa
 
-    assert [fa.default_groups(64, False, n) for n in (1024, 4096)] == [3, 3]
+    assert [fa.default_groups(64, False, n) for n in (1024, 2048, 4096)] == [2, 3, 3]
     assert [fa.default_groups(64, True, n) for n in (1024, 2048, 4096, 16384)] == [2, 3, 3, 3]
     assert {fa.default_groups(d, c, 4096) for d in (128, 256) for c in (False, True)} == {2}
 

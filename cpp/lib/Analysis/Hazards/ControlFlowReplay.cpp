@@ -29,6 +29,30 @@ void addExit(State &exits, bool &anyExit, const State &state) {
   anyExit = true;
 }
 
+bool isHandOff(const TraceEntry &e) {
+  return e.kind == TraceEntry::Acquire || e.kind == TraceEntry::Release;
+}
+
+bool sameHandOff(const TraceEntry &a, const TraceEntry &b) {
+  return a.kind == b.kind && a.key.base == b.key.base && a.key.index == b.key.index &&
+         a.phase == b.phase && a.parity == b.parity && a.count == b.count && a.bytes == b.bytes;
+}
+
+/// Whether trace[elseStart, end) is trace[thenStart, elseStart)'s barrier
+/// events alone, in the same order: an arm that waits and arrives as the
+/// other does but touches no memory (a consumer passing a tile by).
+bool handsOffAlike(const std::vector<TraceEntry> &trace, size_t thenStart, size_t elseStart) {
+  size_t j = elseStart;
+  for (size_t i = thenStart; i < elseStart; ++i) {
+    if (!isHandOff(trace[i]))
+      continue;
+    if (j == trace.size() || !sameHandOff(trace[i], trace[j]))
+      return false;
+    ++j;
+  }
+  return j == trace.size();
+}
+
 } // namespace
 
 void ControlFlowReplay::run() {
@@ -194,10 +218,29 @@ void ControlFlowReplay::runIf(scf::IfOp ifOp, State &state) {
     return;
   }
   State other = state;
+  std::map<Key, int64_t> waitedBefore = task->waited;
+  size_t thenStart = task->trace.size();
   runBlock(ifOp.getThenRegion().front(), state);
   SmallVector<std::optional<int64_t>> thenValues = yielded(ifOp.getThenRegion());
-  if (!ifOp.getElseRegion().empty())
-    runBlock(ifOp.getElseRegion().front(), other);
+  if (!ifOp.getElseRegion().empty()) {
+    // An else arm with the then arm's barrier events and no access of its
+    // own adds nothing to the then arm's trace: the events happen once
+    // either way (kept once, phases paired as one arm's), and only the then
+    // arm's accesses can race. Any other arms follow each other as before.
+    size_t elseStart = task->trace.size();
+    std::map<Key, int64_t> waitedThen = task->waited;
+    int64_t budgetBefore = budget;
+    State elseState = other;
+    task->waited = waitedBefore;
+    runBlock(ifOp.getElseRegion().front(), elseState);
+    bool alike = handsOffAlike(task->trace, thenStart, elseStart);
+    task->trace.resize(elseStart);
+    task->waited = waitedThen;
+    if (!alike) {
+      budget = budgetBefore;
+      runBlock(ifOp.getElseRegion().front(), other);
+    }
+  }
   SmallVector<std::optional<int64_t>> elseValues = yielded(ifOp.getElseRegion());
   mergeStates(state, other);
   for (auto [k, result] : llvm::enumerate(ifOp.getResults())) {

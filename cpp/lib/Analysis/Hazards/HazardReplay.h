@@ -4,7 +4,9 @@
 // ttg.warp_specialize) in program order, in two halves:
 //   ControlFlowReplay  walks the control flow: scf.for/while unrolled with
 //                      concrete counters, both arms of an unknown scf.if
-//                      merged, warp_specialize's tasks replayed and then
+//                      merged (one after the other, or once where the else
+//                      arm only repeats the then arm's barrier events),
+//                      warp_specialize's tasks replayed and then
 //                      ordered against each other (HandOffs.cpp, Races.cpp);
 //   OpSemantics        what one op does: shared-memory accesses, the waits
 //                      that complete asynchronous ones, fences, and barrier
