@@ -8,6 +8,7 @@
 #include "HazardReplay.h"
 #include "TritonByName/TritonOps.h"
 
+#include "mlir/IR/Diagnostics.h"
 #include "mlir/Interfaces/FunctionInterfaces.h"
 
 namespace mlir::triton::tlx::hazards {
@@ -230,10 +231,18 @@ void ControlFlowReplay::runIf(scf::IfOp ifOp, State &state) {
     size_t elseStart = task->trace.size();
     std::map<Key, int64_t> waitedThen = task->waited;
     int64_t budgetBefore = budget;
-    State elseState = other;
-    task->waited = waitedBefore;
-    runBlock(ifOp.getElseRegion().front(), elseState);
-    bool alike = handsOffAlike(task->trace, thenStart, elseStart);
+    bool alike;
+    {
+      // A trial run: what it would report is dropped (a real run follows
+      // unless the arm touches no memory, which reports nothing).
+      Reported reportedBefore = reported;
+      ScopedDiagnosticHandler quiet(ifOp->getContext(), [](Diagnostic &) { return success(); });
+      State elseState = other;
+      task->waited = waitedBefore;
+      runBlock(ifOp.getElseRegion().front(), elseState);
+      alike = handsOffAlike(task->trace, thenStart, elseStart);
+      reported = std::move(reportedBefore);
+    }
     task->trace.resize(elseStart);
     task->waited = waitedThen;
     if (!alike) {
