@@ -48,13 +48,40 @@ def test_program_ids_are_the_clusters():
 def test_remote_arrive_maps_the_barrier_into_the_other_cta(empty):
     kernel = compile_for_sm90(hk.cluster_remote_arrive, {"out_ptr": "*i32"}, dict(ROUNDS=3, EMPTY=empty), num_ctas=2)
     mapped = ptx_lines(kernel, "mapa")
-    arrives = ptx_lines(kernel, r"mbarrier\.arrive\.release\.cluster")
+    arrives = ptx_lines(kernel, r"mbarrier\.arrive.*shared::cluster")
     assert len(mapped) == len(arrives) == 2 * 3  # one each way a round (ptxas gets the loops unrolled)
     for mapa, arrive in zip(mapped, arrives):
         assert re.fullmatch(r"mapa\.shared::cluster\.u32 %tlx_remote, %r\d+, %r\d+;", mapa)
-        assert re.fullmatch(r"(@%p\d+ )?mbarrier\.arrive\.release\.cluster\.shared::cluster\.b64 _, \[%tlx_remote\];",
-                            arrive)
+        # triton's own remote arrive (ttng.arrive_barrier on shared_cluster memory) and CUTLASS's
+        # ClusterBarrier::arrive: the default release at CTA scope, no cluster-scope fence
+        assert re.fullmatch(r"(@%p\d+ )?mbarrier\.arrive\.shared::cluster\.b64 _, \[%tlx_remote\];", arrive)
     assert ptx_lines(kernel, r"mbarrier\.arrive\.shared::cta") == []  # no arrive stayed local
+
+
+def sass_lines(kernel, pattern):
+    """The kernel's SASS lines matching pattern (triton's nvdisasm)."""
+    import os
+    import subprocess
+    import tempfile
+    nvdisasm = os.path.join(os.path.dirname(triton.__file__), "backends", "nvidia", "bin", "nvdisasm")
+    with tempfile.NamedTemporaryFile("wb", suffix=".cubin") as cubin:
+        cubin.write(kernel.asm["cubin"])
+        cubin.flush()
+        sass = subprocess.run([nvdisasm, "-c", cubin.name], capture_output=True, text=True, check=True).stdout
+    return [line.strip() for line in sass.splitlines() if re.search(pattern, line)]
+
+
+def test_remote_arrive_has_no_gpu_fence():
+    """`mbarrier.arrive.release.cluster` made ptxas put MEMBAR.ALL.GPU, ERRBAR
+    and CGAERRBAR right before every remote arrive (in the attention forward's
+    producer, at each relayed K/V slot); the default semantics do not."""
+    kernel = compile_for_sm90(hk.cluster_remote_arrive, {"out_ptr": "*i32"}, dict(ROUNDS=3, EMPTY="threads"),
+                              num_ctas=2)
+    sass = sass_lines(kernel, r"/\*[0-9a-f]+\*/")
+    remote = [i for i, line in enumerate(sass) if "SYNCS.ARRIVE.TRANS64.RED" in line]
+    assert len(remote) == 2 * 3
+    for i in remote:
+        assert not any(re.search(r"MEMBAR\.ALL\.GPU|ERRBAR", line) for line in sass[i - 4:i]), sass[i - 4:i + 1]
 
 
 def _compile_cluster_body(body, num_ctas=2):

@@ -118,7 +118,9 @@ LogicalResult multicast(Operation *op, int64_t mask) {
 }
 
 // `mbarrier.arrive.shared::cta.b64 _, [$a]...` on the barrier at the same
-// offset of CTA `rank`'s shared memory.
+// offset of CTA `rank`'s shared memory, with the default semantics (release
+// at CTA scope) as triton's own remote arrive: `.release.cluster` costs a
+// MEMBAR.ALL.GPU before each arrive.
 LogicalResult remoteArrive(Operation *op, Value rank) {
   std::string text = asmText(op).str();
   size_t at = text.find(kArriveOwn.str());
@@ -131,7 +133,7 @@ LogicalResult remoteArrive(Operation *op, Value rank) {
   std::string address = text.substr(operand, close - operand);
   std::string rankOperand = "$" + std::to_string(op->getNumOperands());
   text.replace(at, close + 1 - at,
-               "mbarrier.arrive.release.cluster.shared::cluster.b64 _, [%tlx_remote]");
+               "mbarrier.arrive.shared::cluster.b64 _, [%tlx_remote]");
   text = "{\n.reg .b32 %tlx_remote;\nmapa.shared::cluster.u32 %tlx_remote, " + address + ", " +
          rankOperand + ";\n" + text + "\n}";
   std::string before = getInlineAsmConstraints(op).str();
