@@ -142,20 +142,22 @@ def add_dq_turns(ds, ds_tiles, dq_tile, k_tiles, dk, dv, empty, desc_dq, row, sm
     """DQ_TURNS: the consumers take turns (by the Q block's parity) computing
     its whole dQ = dS_0 K_0 + dS_1 K_1 from both halves of dS^T, one wgmma
     chain as wide as the head, staged in the fp32 dQ tile and added by one
-    TMA reduce-add. The other consumer only arrives: its dS^T half is
-    written, and its own last reduce-add has read the dQ tile (named
-    barriers 9 and 10 by parity, so that it cannot run a turn ahead). zero:
-    the step's _opaque_zero (the backward's file)."""
+    TMA reduce-add. The consumer whose turn it is issues its own half first
+    and only then waits for the other's dS^T (the other is behind by its own
+    last turn's chain: its half runs meanwhile). The other only arrives: its
+    dS^T half is written, and its own last reduce-add has read the dQ tile
+    (named barriers 9 and 10 by parity, so that it cannot run a turn ahead).
+    zero: the step's _opaque_zero (the backward's file)."""
     buf = count % 2  # == b, computed: see _opaque_zero
     tlx.local_store(ds_tiles[buf * 2 + cid], ds)
     tlx.fence_async_shared()
     if b == cid:
-        tlx.named_barrier_wait(9 + b, 256)
         dk = tlx.async_dot_wait(0, dk)  # frees P^T's and dS^T's registers for dQ's accumulator
         dv = tlx.async_dot_wait(0, dv)
         tlx.barrier_arrive(empty)  # Q, dO, LSE, delta are read
-        dq = tlx.async_dot(tlx.local_trans(ds_tiles[buf * 2]), k_tiles[zero])
-        dq = tlx.async_dot(tlx.local_trans(ds_tiles[buf * 2 + 1]), k_tiles[zero + 1], dq)
+        dq = tlx.async_dot(tlx.local_trans(ds_tiles[buf * 2 + cid]), k_tiles[zero + cid])
+        tlx.named_barrier_wait(9 + b, 256)
+        dq = tlx.async_dot(tlx.local_trans(ds_tiles[buf * 2 + 1 - cid]), k_tiles[zero + 1 - cid], dq)
         dq = tlx.async_dot_wait(0, dq)
         tlx.local_store(dq_tile, rows_over_all_banks(dq * sm_scale))
         tlx.fence_async_shared()
