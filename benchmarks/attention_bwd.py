@@ -152,6 +152,26 @@ def run_shape(z, h, n, d, causal, dtype, table, rounds, emit):
     return rows
 
 
+def markdown(rows):
+    """benchmarks/README.md's table of JSON-lines rows (one run per dtype):
+    per shape, the default config's TFLOP/s and its speed against SDPA's
+    backward and against the unaliased twin, bf16 then fp16 columns."""
+    ours = "tlx_alias aliased (default config)"
+    mine = [r for r in rows if r.get("provider") == ours and "ms" in r]
+    dtypes = sorted({r["dtype"] for r in mine}, key=lambda d: d != "bfloat16")
+    short = {"bfloat16": "bf16", "float16": "fp16"}
+    by_key = {(r["dtype"], r["n"], r["head_dim"], r["causal"]): r for r in mine}
+    cells = [f"{short.get(d, d)} {c}" for d in dtypes for c in ("TFLOP/s", "vs SDPA", "vs twin")]
+    lines = ["| N | D | causal | " + " | ".join(cells) + " |", "|---|---|---|" + "---|" * len(cells)]
+    for n, d, causal in sorted({k[1:] for k in by_key}):
+        row = []
+        for dtype in dtypes:
+            r = by_key.get((dtype, n, d, causal), {})
+            row += [f"{r['tflops']:.1f}" if r else "", f"{r.get('vs_sdpa', ''):}", f"{r.get('vs_twin', ''):}"]
+        lines.append(f"| {n} | {d} | {'yes' if causal else 'no'} | " + " | ".join(row) + " |")
+    return "\n".join(lines)
+
+
 def print_table(rows):
     print(f"\n{'provider':48} {'N':>6} {'D':>4} {'causal':>6} {'ms':>8} {'TFLOP/s':>8} {'vs SDPA':>8} {'vs twin':>8}")
     for r in rows:

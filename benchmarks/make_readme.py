@@ -11,7 +11,8 @@ from which files (paths relative to benchmarks/):
     python benchmarks/make_readme.py           # rewrites benchmarks/README.md
     python benchmarks/make_readme.py --check   # exits 1 if it is not what the files give
 
-Kinds: attention, attention-tutorials (benchmarks/attention.py's), hopper-gemm-alias
+Kinds: attention, attention-tutorials (benchmarks/attention.py's), attention-bwd
+(benchmarks/attention_bwd.py's), hopper-gemm-alias
 (benchmarks/hopper_gemm_alias.py's), gemm-tutorials (benchmarks/tlx_hopper.py's),
 gpu-tests (the pytest summary line of each log), text (a file as it is, without
 its '#' comment lines). Only the standard library is needed: the tables are
@@ -26,6 +27,7 @@ HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, HERE)
 
 import attention  # noqa: E402
+import attention_bwd  # noqa: E402
 import hopper_gemm_alias  # noqa: E402
 import sides  # noqa: E402
 import tlx_hopper  # noqa: E402
@@ -58,6 +60,7 @@ def text(paths):
 KINDS = {
     "attention": lambda paths: attention.markdown(sides.read_rows(paths)),
     "attention-tutorials": lambda paths: attention.markdown_tutorials(sides.read_rows(paths)),
+    "attention-bwd": lambda paths: attention_bwd.markdown(sides.read_rows(paths)),
     "hopper-gemm-alias": lambda paths: hopper_gemm_alias.markdown(sides.read_rows(paths)),
     "gemm-tutorials": lambda paths: tlx_hopper.markdown(sides.read_rows(paths)),
     "gpu-tests": gpu_tests,
