@@ -167,7 +167,7 @@ def markdown(rows):
         row = []
         for dtype in dtypes:
             r = by_key.get((dtype, n, d, causal), {})
-            row += [f"{r['tflops']:.1f}" if r else "", f"{r.get('vs_sdpa', ''):}", f"{r.get('vs_twin', ''):}"]
+            row += [f"{r['tflops']:.1f}" if r else "", str(r.get("vs_sdpa", "")), str(r.get("vs_twin", ""))]
         lines.append(f"| {n} | {d} | {'yes' if causal else 'no'} | " + " | ".join(row) + " |")
     return "\n".join(lines)
 
