@@ -49,10 +49,14 @@ def default_cluster(head_dim, causal, n_ctx, tile_order, o_staging, num_pid_m):
     """CTAs per cluster (docs/design/attention.md, "Clusters of two CTAs"):
     two at head dim 128 from N = 4096 (causal from 8192), where rank 0's
     multicast of each K/V block into both CTAs measured +2-5% on an H200
-    (causal +1.6-2.4%, -3% at 4096); one elsewhere (head dim 64 level
-    non-causal and -5% causal, 256 -6% non-causal and level causal)."""
+    (causal +1.6-2.4%, -3% at 4096), and at head dim 256 causal from N = 4096
+    (+2.1-2.9%, once the relayed remote arrive lost its GPU-scope fence: at
+    2048 -5%; non-causal level); one elsewhere (head dim 64 level non-causal
+    and -3 to -5% causal)."""
     fits = tile_order in ("rows", "table") and o_staging == "q" and num_pid_m % 2 == 0
-    return 2 if fits and head_dim == 128 and n_ctx >= (8192 if causal else 4096) else 1
+    wanted = ((head_dim == 128 and n_ctx >= (8192 if causal else 4096))
+              or (head_dim == 256 and causal and n_ctx >= 4096))
+    return 2 if fits and wanted else 1
 
 
 def check_rescale_skip(option):
