@@ -492,7 +492,12 @@ def attention(q, k, v, causal=False, sm_scale=None, alias=True, block_n=None, st
     v_stages = v_stages or schedule["v_stages"]
     q_reg_cols = schedule["q_reg_cols"] if q_reg_cols is None else q_reg_cols
     consumer_registers = consumer_registers or (160 if groups == 3 else schedule["consumer_registers"])
-    issue = default_issue(HEAD_DIM, causal, N_CTX)
+    num_pid_m = triton.cdiv(N_CTX, BLOCK_M)
+    tile_order = tile_order or ("table" if causal else "rows")
+    check_tile_order(tile_order, causal, num_pid_m)
+    cluster = check_cluster(cluster or default_cluster(HEAD_DIM, causal, N_CTX, tile_order, o_staging, num_pid_m),
+                            tile_order, o_staging, num_pid_m)
+    issue = default_issue(HEAD_DIM, causal, N_CTX, cluster)
     p_16bit, pv_in_turn = (issue[0] if p_16bit is None else p_16bit), (issue[1] if pv_in_turn is None else pv_in_turn)
     thread_arrives = issue[2] if thread_arrives is None else thread_arrives
     rescale_skip = check_rescale_skip(issue[3] if rescale_skip is None else rescale_skip)
@@ -519,11 +524,6 @@ def attention(q, k, v, causal=False, sm_scale=None, alias=True, block_n=None, st
     desc_v = TensorDescriptor(v, [rows, HEAD_DIM], [HEAD_DIM, 1], [block_n, HEAD_DIM])
     desc_o = TensorDescriptor(o, [rows, HEAD_DIM], [HEAD_DIM, 1], [64, HEAD_DIM])
     num_sms = num_sms or torch.cuda.get_device_properties(q.device).multi_processor_count
-    num_pid_m = triton.cdiv(N_CTX, BLOCK_M)
-    tile_order = tile_order or ("table" if causal else "rows")
-    check_tile_order(tile_order, causal, num_pid_m)
-    cluster = check_cluster(cluster or default_cluster(HEAD_DIM, causal, N_CTX, tile_order, o_staging, num_pid_m),
-                            tile_order, o_staging, num_pid_m)
     constexprs = dict(HEAD_DIM=HEAD_DIM, BLOCK_M=BLOCK_M, BLOCK_N=block_n, K_STAGES=stages, V_STAGES=v_stages,
                       CAUSAL=causal, TILE_ORDER=tile_order, ALIAS=alias, Q_BUFFERS=q_buffers,
                       CONSUMER_REGISTERS=consumer_registers, PINGPONG=pingpong, LATE_Q_HANDBACK=late_q_handback,

@@ -21,7 +21,7 @@ def default_groups(head_dim, causal, n_ctx):
     return 3 if head_dim == 64 and n_ctx >= 2048 else 2
 
 
-def default_issue(head_dim, causal, n_ctx):
+def default_issue(head_dim, causal, n_ctx, cluster=1):
     """(p_16bit, pv_in_turn, thread_arrives, rescale_skip): whether P goes to
     16 bits right after its softmax, whether a consumer's turn covers its PV
     as well as its QK^T (FlashAttention-3's order), which rings' slots the
@@ -35,10 +35,11 @@ def default_issue(head_dim, causal, n_ctx):
     +2-3% with it); elsewhere neither (P in 16 bits -2 to -4% at head dim 128
     non-causal, PV in turn level or slower at 128 and 256). Thread arrives
     everywhere (geomean +0.6% over leader arrives, up to +3% causal), but V
-    by a leader at head dim 256 non-causal (+2 to +5% at N = 16384). The lazy
+    by a leader at head dim 256 non-causal in one CTA (+2 to +5% at N = 16384;
+    in clusters of two every thread's own: +2.2-2.9% at N = 4096, 16384). The lazy
     rescale from N = 4096 at head dims 64 (+0.3-2%), 128 (+1-2.5%; +2-5% at
     16384) and 256 (+1.5-6%), causal 128 from 8192 (at 4096 -5 to 0%)."""
-    arrives = "kq" if head_dim == 256 and not causal else "kqv"
+    arrives = "kq" if head_dim == 256 and not causal and cluster == 1 else "kqv"
     lazy = 8.0 if n_ctx >= (8192 if head_dim == 128 and causal else 4096) else False
     if head_dim == 64:
         return True, True, arrives, lazy
@@ -49,13 +50,12 @@ def default_cluster(head_dim, causal, n_ctx, tile_order, o_staging, num_pid_m):
     """CTAs per cluster (docs/design/attention.md, "Clusters of two CTAs"):
     two at head dim 128 from N = 4096 (causal from 8192), where rank 0's
     multicast of each K/V block into both CTAs measured +2-5% on an H200
-    (causal +1.6-2.4%, -3% at 4096), and at head dim 256 causal from N = 4096
-    (+2.1-2.9%, once the relayed remote arrive lost its GPU-scope fence: at
-    2048 -5%; non-causal level); one elsewhere (head dim 64 level non-causal
-    and -3 to -5% causal)."""
+    (causal +1.6-2.4%, -3% at 4096), and at head dim 256 from N = 4096
+    (causal +1.4-5.5%, non-causal with every thread's own arrives +2.2-2.9%,
+    once the relayed remote arrive lost its GPU-scope fence; -5% at 2048);
+    one elsewhere (head dim 64 level non-causal and -3 to -5% causal)."""
     fits = tile_order in ("rows", "table") and o_staging == "q" and num_pid_m % 2 == 0
-    wanted = ((head_dim == 128 and n_ctx >= (8192 if causal else 4096))
-              or (head_dim == 256 and causal and n_ctx >= 4096))
+    wanted = (head_dim == 128 and n_ctx >= (8192 if causal else 4096)) or (head_dim == 256 and n_ctx >= 4096)
     return 2 if fits and wanted else 1
 
 

@@ -41,7 +41,7 @@ def test_flash_attention_default_issue():
     """P in 16 bits and turns that cover PV at head dim 64; P in 16 bits for
     causal head dim 128 up to N = 4096 and with the lazy rescale; neither
     elsewhere. Every thread arrives for itself on the K, Q and V rings, but
-    on V at head dim 256 non-causal. The lazy rescale (threshold 8) from
+    on V at head dim 256 non-causal in one CTA. The lazy rescale (threshold 8) from
     N = 4096, causal 128 from 8192."""
     import hopper_flash_attention as fa
 
@@ -57,6 +57,7 @@ def test_flash_attention_default_issue():
     assert fa.default_issue(256, True, 1024) == (False, False, "kqv", False)
     assert fa.default_issue(256, True, 4096) == (False, False, "kqv", 8.0)
     assert fa.default_issue(256, False, 16384) == (False, False, "kq", 8.0)
+    assert fa.default_issue(256, False, 16384, cluster=2) == (False, False, "kqv", 8.0)
 
 
 @pytest.mark.parametrize("option, message", [
