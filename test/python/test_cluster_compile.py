@@ -9,7 +9,7 @@ import triton
 import triton.language as tl
 
 from conftest import expect_compilation_error, jit_from_body
-from test_hopper_compile import D64, compile_for_sm90, hk
+from test_hopper_compile import D64, _sass, compile_for_sm90, hk
 
 import tlx_alias as tlx
 
@@ -58,26 +58,13 @@ def test_remote_arrive_maps_the_barrier_into_the_other_cta(empty):
     assert ptx_lines(kernel, r"mbarrier\.arrive\.shared::cta") == []  # no arrive stayed local
 
 
-def sass_lines(kernel, pattern):
-    """The kernel's SASS lines matching pattern (triton's nvdisasm)."""
-    import os
-    import subprocess
-    import tempfile
-    nvdisasm = os.path.join(os.path.dirname(triton.__file__), "backends", "nvidia", "bin", "nvdisasm")
-    with tempfile.NamedTemporaryFile("wb", suffix=".cubin") as cubin:
-        cubin.write(kernel.asm["cubin"])
-        cubin.flush()
-        sass = subprocess.run([nvdisasm, "-c", cubin.name], capture_output=True, text=True, check=True).stdout
-    return [line.strip() for line in sass.splitlines() if re.search(pattern, line)]
-
-
-def test_remote_arrive_has_no_gpu_fence():
+def test_remote_arrive_has_no_gpu_fence(tmp_path):
     """`mbarrier.arrive.release.cluster` made ptxas put MEMBAR.ALL.GPU, ERRBAR
     and CGAERRBAR right before every remote arrive (in the attention forward's
     producer, at each relayed K/V slot); the default semantics do not."""
     kernel = compile_for_sm90(hk.cluster_remote_arrive, {"out_ptr": "*i32"}, dict(ROUNDS=3, EMPTY="threads"),
                               num_ctas=2)
-    sass = sass_lines(kernel, r"/\*[0-9a-f]+\*/")
+    sass = [line for line in _sass(kernel, tmp_path).splitlines() if re.search(r"/\*[0-9a-f]+\*/", line)]
     remote = [i for i, line in enumerate(sass) if "SYNCS.ARRIVE.TRANS64.RED" in line]
     assert len(remote) == 2 * 3
     for i in remote:
