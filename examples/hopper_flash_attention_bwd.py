@@ -5,7 +5,9 @@ forward (which saves the log-sum-exp).
 Each program owns BLOCK_N = 128 rows of K and V (one 64-row half per
 consumer warp group), keeps them in shared memory and runs over the Q
 blocks that see them (causal: from the last down, so that a head's
-programs read the same Q blocks together and end on the diagonal). A
+programs read the same Q blocks together and end on the diagonal); up to
+N = 4096 (PERSISTENT) one program an SM runs such blocks one after the
+other, loading the next one's K and V during the last one's epilogue. A
 producer warp group loads K/V once and a ring of Q and dO tiles with TMA;
 each consumer computes, per Q block of BLOCK_M rows,
 
@@ -39,21 +41,14 @@ import tlx_alias as tlx
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import hopper_flash_attention as fwd  # noqa: E402
-from hopper_flash_attention_bwd_dq import (  # noqa: E402
-    add_dq_atomics, add_dq_halves, add_dq_partials, add_dq_turns, dq_ptrs, dq_rows_back, red_add)
-from hopper_flash_attention_bwd_programs import add_partials, program_rows  # noqa: E402
-from hopper_flash_attention_tiles import _load_shared, _meet_cluster, _peer_freed  # noqa: E402
+from hopper_flash_attention_bwd_dq import dq_ptrs, dq_rows_back, red_add  # noqa: E402
+from hopper_flash_attention_bwd_programs import (  # noqa: E402
+    add_partials, persistent_tiles, program_rows, split_rows_back, tile_rows)
+from hopper_flash_attention_bwd_steps import consume_q_blocks, load_q_blocks  # noqa: E402
+from hopper_flash_attention_tiles import _meet_cluster  # noqa: E402
 from hopper_flash_attention_bwd_config import (  # noqa: E402,F401  (the config's names, for callers)
     BARRIER_BYTES, BLOCK_N, CANDIDATES, SMEM_LIMIT, default_config, dq_tile_columns, resolve_cluster,
-    resolve_options, resolve_q_order, smem_bytes, tail_split)
-
-LOG2E = 1.4426950408889634
-
-
-@triton.jit
-def _ring(count, STAGES: tl.constexpr):
-    return count % STAGES, (count // STAGES) & 1
-
+    resolve_options, resolve_persistent, resolve_q_order, smem_bytes, tail_split)
 
 @triton.jit
 def _bwd_preprocess(o_ptr, do_ptr, delta_ptr, HEAD_DIM: tl.constexpr, ROWS: tl.constexpr):
@@ -71,145 +66,82 @@ def _load(desc_q, desc_do, desc_k, desc_v, q_tiles, do_tiles, k_tiles, v_tiles, 
           dtype: tl.constexpr, desc_lse, desc_delta, lse_tiles, delta_tiles, LSE_SMEM: tl.constexpr,
           DESCENDING: tl.constexpr, TRIP: tl.constexpr, PEEL: tl.constexpr, peer_empties, CLUSTER: tl.constexpr):
     """The producer: the program's K/V halves once, then Q and dO of each
-    Q block into the ring (a slot goes back once both consumers are done),
-    in the consumers' order and loop shape (TRIP blocks a trip, PEEL trips
-    after the loop: the hazard analysis, which cannot know the trip count,
-    then runs both loops alike)."""
+    Q block into the ring (a slot goes back once both consumers are done)."""
     ELEM: tl.constexpr = tlx.size_of(dtype)
     HALF: tl.constexpr = 64
-    STEP: tl.constexpr = -BLOCK_M if DESCENDING else BLOCK_M
     _meet_cluster(CLUSTER, INITS=True)
     rank = tlx.cluster_cta_rank()
     tlx.barrier_expect_bytes(kv_full, 4 * HALF * HEAD_DIM * ELEM)
     for c in tl.static_range(2):
         tlx.async_descriptor_load(desc_k, k_tiles[c], [row0 + n0 + c * HALF, 0], kv_full)
         tlx.async_descriptor_load(desc_v, v_tiles[c], [row0 + n0 + c * HALF, 0], kv_full)
-    count = 0
-    m = hi - BLOCK_M if DESCENDING else lo
-    for _ in range(lo + PEEL * TRIP * BLOCK_M, hi, TRIP * BLOCK_M):
-        _load_trip(desc_q, desc_do, q_tiles, do_tiles, q_fulls, do_fulls, empties, row0 + m, count, HEAD_DIM,
-                   BLOCK_M, STAGES, ELEM, desc_lse, desc_delta, lse_tiles, delta_tiles, LSE_SMEM, TRIP, STEP,
-                   peer_empties, rank, CLUSTER)
-        count += TRIP
-        m += TRIP * STEP
-    for _ in tl.static_range(PEEL):
-        _load_trip(desc_q, desc_do, q_tiles, do_tiles, q_fulls, do_fulls, empties, row0 + m, count, HEAD_DIM,
-                   BLOCK_M, STAGES, ELEM, desc_lse, desc_delta, lse_tiles, delta_tiles, LSE_SMEM, TRIP, STEP,
-                   peer_empties, rank, CLUSTER)
-        count += TRIP
-        m += TRIP * STEP
+    load_q_blocks(desc_q, desc_do, q_tiles, do_tiles, q_fulls, do_fulls, empties, row0, lo, hi, 0, HEAD_DIM, BLOCK_M,
+                  STAGES, ELEM, desc_lse, desc_delta, lse_tiles, delta_tiles, LSE_SMEM, DESCENDING, TRIP, PEEL,
+                  peer_empties, rank, CLUSTER)
     _meet_cluster(CLUSTER)
 
 
 @triton.jit
-def _load_trip(desc_q, desc_do, q_tiles, do_tiles, q_fulls, do_fulls, empties, row, count, HEAD_DIM: tl.constexpr,
-               BLOCK_M: tl.constexpr, STAGES: tl.constexpr, ELEM: tl.constexpr, desc_lse, desc_delta, lse_tiles,
-               delta_tiles, LSE_SMEM: tl.constexpr, TRIP: tl.constexpr, STEP: tl.constexpr, peer_empties, rank,
-               CLUSTER: tl.constexpr):
-    """Q and dO of TRIP Q blocks from row on (STEP rows apart) into the
-    ring's next slots; LSE_SMEM: each block's LSE with its Q, delta with its
-    dO (one expect_bytes per barrier: it is an arrive, the barriers count one)."""
-    VEC: tl.constexpr = BLOCK_M * 4 if LSE_SMEM else 0
-    for t in tl.static_range(TRIP):
-        slot, phase = _ring(count + t, STAGES)
-        tlx.barrier_wait(empties[slot], phase ^ 1)
-        if CLUSTER > 1:
-            _peer_freed(peer_empties, slot, phase, count + t, rank, STAGES)
-        tlx.barrier_expect_bytes(q_fulls[slot], BLOCK_M * HEAD_DIM * ELEM + VEC)
-        _load_shared(desc_q, q_tiles[slot], row + t * STEP, q_fulls[slot], rank, CLUSTER)
-        if LSE_SMEM:
-            _load_shared(desc_lse, lse_tiles[slot], (row + t * STEP) // 8, q_fulls[slot], rank, CLUSTER)
-        tlx.barrier_expect_bytes(do_fulls[slot], BLOCK_M * HEAD_DIM * ELEM + VEC)
-        _load_shared(desc_do, do_tiles[slot], row + t * STEP, do_fulls[slot], rank, CLUSTER)
-        if LSE_SMEM:
-            _load_shared(desc_delta, delta_tiles[slot], (row + t * STEP) // 8, do_fulls[slot], rank, CLUSTER)
+def _load_tiles(desc_q, desc_do, q_tiles, do_tiles, q_fulls, do_fulls, empties, N_CTX, tiles, HEAD_DIM: tl.constexpr,
+                BLOCK_M: tl.constexpr, STAGES: tl.constexpr, dtype: tl.constexpr, desc_lse, desc_delta, lse_tiles,
+                delta_tiles, LSE_SMEM: tl.constexpr, CAUSAL: tl.constexpr, DESCENDING: tl.constexpr,
+                TRIP: tl.constexpr, PEEL: tl.constexpr):
+    """The persistent producer: Q and dO of every tile's Q blocks into the ring, one tile after the other, so
+    that the next tile's first blocks load while the consumers finish this one (they load K and V: _load_kv)."""
+    count = 0
+    for k in range(0, persistent_tiles(tiles, CAUSAL)):
+        n0, row0, lo, hi = tile_rows(k, N_CTX, CAUSAL)
+        count = load_q_blocks(desc_q, desc_do, q_tiles, do_tiles, q_fulls, do_fulls, empties, row0, lo, hi, count,
+                              HEAD_DIM, BLOCK_M, STAGES, tlx.size_of(dtype), desc_lse, desc_delta, lse_tiles,
+                              delta_tiles, LSE_SMEM, DESCENDING, TRIP, PEEL, empties, 0, 1)
 
 
 @triton.jit
-def _probabilities(qk, lse, offs_n, m, qk_scale, BLOCK_M: tl.constexpr, MASK: tl.constexpr):
-    """P^T for this consumer's K rows (offs_n) and the Q rows from m on:
-    exp2(S^T * scale * log2 e - LSE * log2 e), zero above the diagonal."""
-    p = tl.math.exp2(qk * qk_scale - lse[None, :] * 1.4426950408889634)
-    if MASK:
-        offs_m = m + tl.arange(0, BLOCK_M)
-        p = tl.where(offs_m[None, :] >= offs_n[:, None], p, 0.0)
-    return p
+def _load_kv(desc_k, desc_v, k_tiles, v_tiles, kv_full, row, HEAD_DIM: tl.constexpr, dtype: tl.constexpr, pred):
+    """K and V rows [row, row + 128), in 64-row halves, onto kv_full (if pred)."""
+    tlx.barrier_expect_bytes(kv_full, 4 * 64 * HEAD_DIM * tlx.size_of(dtype), pred=pred)
+    for c in tl.static_range(2):
+        tlx.async_descriptor_load(desc_k, k_tiles[c], [row + c * 64, 0], kv_full, pred=pred)
+        tlx.async_descriptor_load(desc_v, v_tiles[c], [row + c * 64, 0], kv_full, pred=pred)
+    tl.debug_barrier()  # (triton's barrier placement syncs the warp group here, not before each step's S^T)
 
 
 @triton.jit
-def _step(count, m, q_tiles, do_tiles, ds_tiles, dq_tiles, k_tiles, v_tiles, q_fulls, do_fulls, empties, dk, dv,
-          dq_prev, lse_ptr, delta_ptr, lse_tiles, delta_tiles, dq_ptr, row0, offs_n, qk_scale, sm_scale,
-          cid: tl.constexpr, HEAD_DIM: tl.constexpr, BLOCK_M: tl.constexpr, STAGES: tl.constexpr, MASK: tl.constexpr,
-          DS_OVER_DO: tl.constexpr, dtype: tl.constexpr, LSE_SMEM: tl.constexpr, DQ_DEFER: tl.constexpr,
-          DQ_TMA: tl.constexpr, DQ_HALVES: tl.constexpr, DQ_TURNS: tl.constexpr = False,
-          PARITY: tl.constexpr = 0):
-    """One Q block of a consumer: S^T, dP^T, dV, dK, then dQ (hopper_flash_attention_bwd_dq.py): add_dq_atomics
-    (DQ_DEFER: returned, and added in the next step while its S^T and dP^T run) or, DQ_TMA, add_dq_partials
-    (DQ_HALVES: add_dq_halves; DQ_TURNS: add_dq_turns, PARITY the Q block's)."""
-    slot, phase = _ring(count, STAGES)
-    if not LSE_SMEM:  # else read from the ring next to Q and dO, right before use
-        lse = tl.load(lse_ptr + row0 + m + tl.arange(0, BLOCK_M))
-        delta = tl.load(delta_ptr + row0 + m + tl.arange(0, BLOCK_M))
-    tlx.barrier_wait(q_fulls[slot], phase)
-    # K's and V's wgmma descriptors made in the step, not held across the loop; DQ_TMA alone has no barrier
-    # before dK goes over the other consumer's K, and its K must be known to the hazard analysis
-    zero = 0 if DQ_TMA and not (DQ_HALVES or DQ_TURNS) else _opaque_zero(count)
-    k_mine = k_tiles[cid + zero]
-    qk = tlx.async_dot(k_mine, tlx.local_trans(q_tiles[slot]))
-    tlx.barrier_wait(do_fulls[slot], phase)
-    dp = tlx.async_dot(v_tiles[cid + zero], tlx.local_trans(do_tiles[slot]))
-    if DQ_DEFER:
-        if count > 0:
-            red_add(dq_ptrs(dq_ptr, row0 + m - BLOCK_M, cid, HEAD_DIM, BLOCK_M), dq_prev)
-    qk = tlx.async_dot_wait(1, qk)
-    if LSE_SMEM:
-        lse = tl.reshape(tlx.local_load(lse_tiles[slot]), [BLOCK_M])
-    p = _probabilities(qk, lse, offs_n, m, qk_scale, BLOCK_M, MASK)
-    dv = tlx.async_dot(p.to(dtype), do_tiles[slot], dv)
-    dp = tlx.async_dot_wait(1, dp)
-    if LSE_SMEM:
-        delta = tl.reshape(tlx.local_load(delta_tiles[slot]), [BLOCK_M])
-    ds = (p * (dp - delta[None, :])).to(dtype)
-    dk = tlx.async_dot(ds, q_tiles[slot], dk)
-    if DQ_TURNS:
-        dk, dv = add_dq_turns(ds, ds_tiles, dq_tiles, k_tiles, dk, dv, empties[slot], dq_ptr, row0 + m, sm_scale,
-                              count, zero, PARITY, cid)
-        dq = dq_prev
-    elif DQ_HALVES:
-        dk, dv = add_dq_halves(ds, ds_tiles, dq_tiles, k_tiles, dk, dv, empties[slot], dq_ptr, row0 + m, sm_scale,
-                               count, cid, HEAD_DIM)
-        dq = dq_prev
-    elif DQ_TMA:
-        dk, dv = add_dq_partials(ds, ds_tiles, dq_tiles, k_mine, dk, dv, empties[slot], dq_ptr, row0 + m, sm_scale,
-                                 cid, HEAD_DIM)
-        dq = dq_prev
-    else:
-        dk, dv, dq = add_dq_atomics(ds, ds_tiles, k_tiles, dk, dv, empties[slot], dq_ptr, row0 + m, sm_scale, count,
-                                    slot, cid, HEAD_DIM, BLOCK_M, DS_OVER_DO, DQ_DEFER)
-    return dk, dv, dq
-
-
-@triton.jit
-def _trip(count, m, q_tiles, do_tiles, ds_tiles, dq_tiles, k_tiles, v_tiles, q_fulls, do_fulls, empties, dk, dv, dq,
-          lse_ptr, delta_ptr, lse_tiles, delta_tiles, dq_ptr, row0, offs_n, qk_scale, sm_scale, cid: tl.constexpr,
-          HEAD_DIM: tl.constexpr, BLOCK_M: tl.constexpr, STAGES: tl.constexpr, MASK: tl.constexpr,
-          DS_OVER_DO: tl.constexpr, dtype: tl.constexpr, LSE_SMEM: tl.constexpr, DQ_DEFER: tl.constexpr,
-          DQ_TMA: tl.constexpr, DQ_HALVES: tl.constexpr, DQ_TURNS: tl.constexpr, TRIP: tl.constexpr,
-          STEP: tl.constexpr):
-    """TRIP steps of a consumer, the Q blocks from row m on, STEP rows apart (_load_trip's blocks)."""
-    for t in tl.static_range(TRIP):
-        dk, dv, dq = _step(count + t, m + t * STEP, q_tiles, do_tiles, ds_tiles, dq_tiles, k_tiles, v_tiles, q_fulls,
-                           do_fulls, empties, dk, dv, dq, lse_ptr, delta_ptr, lse_tiles, delta_tiles, dq_ptr, row0,
-                           offs_n, qk_scale, sm_scale, cid, HEAD_DIM, BLOCK_M, STAGES, MASK, DS_OVER_DO, dtype,
-                           LSE_SMEM, DQ_DEFER, DQ_TMA, DQ_HALVES, DQ_TURNS, t)
-    return dk, dv, dq
-
-
-@triton.jit
-def _opaque_zero(step):
-    """0, computed at each step: buffers indexed by it get their wgmma descriptors made in the loop; constant
-    indices have them hoisted before it, 64 bits each, and spilled at head dim 128 (dQ turns: 352 bytes)."""
-    return tl.inline_asm_elementwise("mov.u32 $0, 0;", "=r,r", [step], dtype=tl.int32, is_pure=True, pack=1)
+def _consume_tiles(cid: tl.constexpr, q_tiles, do_tiles, ds_tiles, dq_tiles, k_tiles, v_tiles, dk_tiles, dv_tiles,
+                   q_fulls, do_fulls, empties, kv_full, lse_tiles, delta_tiles, desc_dq, desc_k, desc_v, desc_dk,
+                   desc_dv, N_CTX, tiles, sm_scale, HEAD_DIM: tl.constexpr, BLOCK_M: tl.constexpr,
+                   STAGES: tl.constexpr, CAUSAL: tl.constexpr, dtype: tl.constexpr, DESCENDING: tl.constexpr,
+                   TRIP: tl.constexpr, PEEL: tl.constexpr):
+    """Persistent consumer cid (dQ turns, LSE in the ring): tile after tile as _consume runs a program's. Once
+    both consumers' last wgmmas of a tile have read K and V, consumer 0 loads the next tile's (they overlap the
+    epilogue, which stages dK and dV over the dS^T and dQ tiles, not over K and V)."""
+    HALF: tl.constexpr = 64
+    qk_scale = sm_scale * 1.4426950408889634
+    mine = persistent_tiles(tiles, CAUSAL)
+    if cid == 0:
+        n0, row0, lo, hi = tile_rows(0, N_CTX, CAUSAL)
+        _load_kv(desc_k, desc_v, k_tiles, v_tiles, kv_full, row0 + n0, HEAD_DIM, dtype, True)
+    count = 0
+    phase = 0
+    for k in range(0, mine):
+        n0, row0, lo, hi = tile_rows(k, N_CTX, CAUSAL)
+        offs_n = n0 + cid * HALF + tl.arange(0, HALF)
+        dk = tl.zeros([HALF, HEAD_DIM], dtype=tl.float32)
+        dv = tl.zeros([HALF, HEAD_DIM], dtype=tl.float32)
+        tlx.barrier_wait(kv_full, phase)
+        dk, dv, _, count = consume_q_blocks(count, q_tiles, do_tiles, ds_tiles, dq_tiles, k_tiles, v_tiles, q_fulls,
+                                            do_fulls, empties, dk, dv, dk, lse_tiles, delta_tiles, lse_tiles,
+                                            delta_tiles, desc_dq, row0, lo, hi, offs_n, qk_scale, sm_scale, cid,
+                                            HEAD_DIM, BLOCK_M, STAGES, CAUSAL, False, dtype, True, False, True, False,
+                                            True, DESCENDING, TRIP, PEEL)
+        tlx.async_descriptor_store_wait(0)  # this consumer's last reduce-add has read the dQ tile
+        tlx.named_barrier_wait(11, 256)  # both consumers' last wgmmas have read K, V and dS^T
+        if cid == 0:
+            next_n0, next_row0, lo, hi = tile_rows(k + 1, N_CTX, CAUSAL)
+            _load_kv(desc_k, desc_v, k_tiles, v_tiles, kv_full, next_row0 + next_n0, HEAD_DIM, dtype, k + 1 < mine)
+        _stage_and_store(dk, dv, desc_dk, desc_dv, dk_tiles, dv_tiles, row0, n0, sm_scale, cid, dtype)
+        tlx.named_barrier_wait(12, 256)  # both consumers' staged dK and dV are read: dS^T and dQ tiles free again
+        phase ^= 1
 
 
 @triton.jit
@@ -264,26 +196,12 @@ def _consume(cid: tl.constexpr, q_tiles, do_tiles, ds_tiles, dq_tiles, k_tiles, 
     dk = tl.zeros([HALF, HEAD_DIM], dtype=tl.float32)
     dv = tl.zeros([HALF, HEAD_DIM], dtype=tl.float32)
     tlx.barrier_wait(kv_full, 0)
-    count = 0
     dq = tl.zeros([BLOCK_M, HEAD_DIM // 2], dtype=tl.float32)  # DQ_DEFER: the last step's, still to add
-    # causal ascending: every block masked (see "Tried" in docs/design/attention_backward.md); descending: the
-    # PEEL trips of the diagonal's blocks after the loop, masked, the loop's without a mask (it spills otherwise)
-    STEP: tl.constexpr = -BLOCK_M if DESCENDING else BLOCK_M
-    m = hi - BLOCK_M if DESCENDING else lo
-    for _ in range(lo + PEEL * TRIP * BLOCK_M, hi, TRIP * BLOCK_M):
-        dk, dv, dq = _trip(count, m, q_tiles, do_tiles, ds_tiles, dq_tiles, k_tiles, v_tiles, q_fulls, do_fulls,
-                           empties, dk, dv, dq, lse_ptr, delta_ptr, lse_tiles, delta_tiles, dq_ptr, row0, offs_n,
-                           qk_scale, sm_scale, cid, HEAD_DIM, BLOCK_M, STAGES, CAUSAL and not DESCENDING, DS_OVER_DO,
-                           dtype, LSE_SMEM, DQ_DEFER, DQ_TMA, DQ_HALVES, DQ_TURNS, TRIP, STEP)
-        count += TRIP
-        m += TRIP * STEP
-    for _ in tl.static_range(PEEL):
-        dk, dv, dq = _trip(count, m, q_tiles, do_tiles, ds_tiles, dq_tiles, k_tiles, v_tiles, q_fulls, do_fulls,
-                           empties, dk, dv, dq, lse_ptr, delta_ptr, lse_tiles, delta_tiles, dq_ptr, row0, offs_n,
-                           qk_scale, sm_scale, cid, HEAD_DIM, BLOCK_M, STAGES, True, DS_OVER_DO, dtype, LSE_SMEM,
-                           DQ_DEFER, DQ_TMA, DQ_HALVES, DQ_TURNS, TRIP, STEP)
-        count += TRIP
-        m += TRIP * STEP
+    dk, dv, dq, count = consume_q_blocks(0, q_tiles, do_tiles, ds_tiles, dq_tiles, k_tiles, v_tiles, q_fulls,
+                                         do_fulls, empties, dk, dv, dq, lse_ptr, delta_ptr, lse_tiles, delta_tiles,
+                                         dq_ptr, row0, lo, hi, offs_n, qk_scale, sm_scale, cid, HEAD_DIM, BLOCK_M,
+                                         STAGES, CAUSAL, DS_OVER_DO, dtype, LSE_SMEM, DQ_DEFER, DQ_TMA, DQ_HALVES,
+                                         DQ_TURNS, DESCENDING, TRIP, PEEL)
     if DQ_DEFER:
         if count > 0:
             red_add(dq_ptrs(dq_ptr, row0 + hi - BLOCK_M, cid, HEAD_DIM, BLOCK_M), dq)
@@ -309,20 +227,11 @@ def _static_checks(DS_OVER_DO: tl.constexpr, DQ_DEFER: tl.constexpr, DQ_TMA: tl.
 
 
 @triton.jit
-def attn_bwd_kernel(sm_scale, lse_ptr, delta_ptr, dq_ptr, desc_q, desc_k, desc_v, desc_do, desc_dk, desc_dv, N_CTX,
-                    split_whole, split_pieces, workspace,
-                    HEAD_DIM: tl.constexpr, BLOCK_M: tl.constexpr, STAGES: tl.constexpr, CAUSAL: tl.constexpr,
-                    ALIAS: tl.constexpr, DS_OVER_DO: tl.constexpr = False, CONSUMER_REGISTERS: tl.constexpr = 240,
-                    LSE_SMEM: tl.constexpr = False, DQ_DEFER: tl.constexpr = False, DQ_TMA: tl.constexpr = False,
-                    THREAD_ARRIVES: tl.constexpr = True, DQ_HALVES: tl.constexpr = False,
-                    DQ_TURNS: tl.constexpr = False, Q_DESCENDING: tl.constexpr = False, CLUSTER: tl.constexpr = 1,
-                    SPLIT: tl.constexpr = False):
-    """Program (n, bh): dK, dV of K/V rows [128 n, 128 (n + 1)) of head bh and their share of the fp32 dQ (DQ_TMA:
-    dq_ptr a descriptor; LSE_SMEM: lse_ptr, delta_ptr descriptors of (rows / 8, 8) views, loaded with Q, dO)."""
+def _buffers(HEAD_DIM: tl.constexpr, BLOCK_M: tl.constexpr, STAGES: tl.constexpr, dtype: tl.constexpr,
+             ALIAS: tl.constexpr, DS_OVER_DO: tl.constexpr, LSE_SMEM: tl.constexpr, DQ_TMA: tl.constexpr,
+             DQ_HALVES: tl.constexpr, DQ_TURNS: tl.constexpr, PERSISTENT: tl.constexpr):
+    """The kernel's shared-memory buffers and what lies over what (attn_bwd_kernel's flags)."""
     HALF: tl.constexpr = 64
-    dtype: tl.constexpr = tlx.dtype_of(desc_q)
-    tl.static_assert(not DS_OVER_DO or ALIAS, "DS_OVER_DO lays dS over dO: it needs ALIAS")
-    _static_checks(DS_OVER_DO, DQ_DEFER, DQ_TMA, DQ_HALVES, DQ_TURNS, BLOCK_M, Q_DESCENDING, CLUSTER, CAUSAL, SPLIT)
     if DS_OVER_DO:  # dO slot s holds dS^T of both consumers once dV and dP^T have read it
         do_spec = tlx.storage_alias_spec(storage=tlx.storage_kind.smem)
         do_tiles = tlx.local_alloc((BLOCK_M, HEAD_DIM), dtype, STAGES, reuse=do_spec)
@@ -333,7 +242,20 @@ def attn_bwd_kernel(sm_scale, lse_ptr, delta_ptr, dq_ptr, desc_q, desc_k, desc_v
         do_tiles = tlx.local_alloc((BLOCK_M, HEAD_DIM), dtype, STAGES)
     if DQ_HALVES:  # consumer c's fp32 tile of half of dQ's columns; dS^T double-buffered below
         dq_tiles = tlx.local_alloc((BLOCK_M, HEAD_DIM // 2), tl.float32, 2)
-    if DQ_TURNS:  # the Q block's fp32 dQ tile, rows in rows_over_all_banks's order; dS^T double-buffered below
+    if DQ_TURNS and PERSISTENT:  # dK staged over the dQ tile, dV over dS^T (free at a tile's end), not over K, V
+        dq_spec = tlx.storage_alias_spec(storage=tlx.storage_kind.smem)  # (two specs: triton's barrier placement
+        ds_spec = tlx.storage_alias_spec(storage=tlx.storage_kind.smem)  # sees one as one buffer, syncing in the loop)
+        dq_tiles = tlx.local_alloc((BLOCK_M, HEAD_DIM), tl.float32, 1, reuse=dq_spec)
+        dk_tiles = tlx.local_alloc((HALF, HEAD_DIM), dtype, 2, reuse=dq_spec)
+        ds_tiles = tlx.local_alloc((HALF, BLOCK_M), dtype, 4, reuse=ds_spec)
+        dv_tiles = tlx.local_alloc((HALF, HEAD_DIM), dtype, 2, reuse=ds_spec)
+        dq_spec.set_buffer_overlap(tlx.reuse_group(dq_tiles, tlx.reuse_group(dk_tiles, group_size=2),
+                                                   group_type=tlx.reuse_group_type.shared))
+        ds_spec.set_buffer_overlap(tlx.reuse_group(tlx.reuse_group(ds_tiles, group_size=4),
+                                                   tlx.reuse_group(dv_tiles, group_size=2),
+                                                   group_type=tlx.reuse_group_type.shared))
+        dq_tiles = dq_tiles[0]
+    elif DQ_TURNS:  # the Q block's fp32 dQ tile, rows in rows_over_all_banks's order; dS^T double-buffered below
         dq_tiles = tlx.local_alloc((BLOCK_M, HEAD_DIM), tl.float32, 1)[0]
     if DQ_TMA and not (DQ_HALVES or DQ_TURNS):  # consumer c's fp32 dQ tiles [c * D / 64 + j], dS^T over the first
         dq_spec = tlx.storage_alias_spec(storage=tlx.storage_kind.smem)
@@ -344,11 +266,14 @@ def attn_bwd_kernel(sm_scale, lse_ptr, delta_ptr, dq_ptr, desc_q, desc_k, desc_v
                                                        ds_tiles, group_type=tlx.reuse_group_type.shared))
         else:
             dq_spec.set_buffer_overlap(tlx.reuse_group(dq_tiles, ds_tiles, group_type=tlx.reuse_group_type.shared))
-    elif not DS_OVER_DO:  # dS^T double-buffered: consumer c's half of buffer b is ds_tiles[2 b + c]
+    elif not (DS_OVER_DO or PERSISTENT):  # dS^T double-buffered: consumer c's half of buffer b is ds_tiles[2 b + c]
         ds_tiles = tlx.local_alloc((HALF, BLOCK_M), dtype, 4)
     dq_tiles = dq_tiles if DQ_TMA else ds_tiles  # (unused without DQ_TMA)
     q_tiles = tlx.local_alloc((BLOCK_M, HEAD_DIM), dtype, STAGES)
-    if ALIAS:  # dK staged over K, dV over V: both are dead after the last Q block
+    if PERSISTENT:
+        k_tiles = tlx.local_alloc((HALF, HEAD_DIM), dtype, 2)
+        v_tiles = tlx.local_alloc((HALF, HEAD_DIM), dtype, 2)
+    elif ALIAS:  # dK staged over K, dV over V: both are dead after the last Q block
         k_spec = tlx.storage_alias_spec(storage=tlx.storage_kind.smem)
         k_tiles = tlx.local_alloc((HALF, HEAD_DIM), dtype, 2, reuse=k_spec)
         dk_tiles = tlx.local_alloc((HALF, HEAD_DIM), dtype, 2, reuse=k_spec)
@@ -365,6 +290,28 @@ def attn_bwd_kernel(sm_scale, lse_ptr, delta_ptr, dq_ptr, desc_q, desc_k, desc_v
     # LSE_SMEM: (BLOCK_M / 8, 8) fp32, 32-byte rows, the layout TMA gives the (rows / 8, 8) views (else unused)
     lse_tiles = tlx.local_alloc((BLOCK_M // 8, 8), tl.float32, STAGES) if LSE_SMEM else q_tiles
     delta_tiles = tlx.local_alloc((BLOCK_M // 8, 8), tl.float32, STAGES) if LSE_SMEM else q_tiles
+    return q_tiles, do_tiles, ds_tiles, dq_tiles, k_tiles, v_tiles, dk_tiles, dv_tiles, lse_tiles, delta_tiles
+
+
+@triton.jit
+def attn_bwd_kernel(sm_scale, lse_ptr, delta_ptr, dq_ptr, desc_q, desc_k, desc_v, desc_do, desc_dk, desc_dv, N_CTX,
+                    split_whole, split_pieces, workspace, tiles,
+                    HEAD_DIM: tl.constexpr, BLOCK_M: tl.constexpr, STAGES: tl.constexpr, CAUSAL: tl.constexpr,
+                    ALIAS: tl.constexpr, DS_OVER_DO: tl.constexpr = False, CONSUMER_REGISTERS: tl.constexpr = 240,
+                    LSE_SMEM: tl.constexpr = False, DQ_DEFER: tl.constexpr = False, DQ_TMA: tl.constexpr = False,
+                    THREAD_ARRIVES: tl.constexpr = True, DQ_HALVES: tl.constexpr = False,
+                    DQ_TURNS: tl.constexpr = False, Q_DESCENDING: tl.constexpr = False, CLUSTER: tl.constexpr = 1,
+                    SPLIT: tl.constexpr = False, PERSISTENT: tl.constexpr = False):
+    """Program (n, bh): dK, dV of K/V rows [128 n, 128 (n + 1)) of head bh and their share of the fp32 dQ (DQ_TMA:
+    dq_ptr a descriptor; LSE_SMEM: lse_ptr, delta_ptr descriptors of (rows / 8, 8) views, loaded with Q, dO).
+    PERSISTENT (a 1-D grid): each program runs its share of the `tiles` (K/V blocks of every head: tile_rows)."""
+    dtype: tl.constexpr = tlx.dtype_of(desc_q)
+    tl.static_assert(not DS_OVER_DO or ALIAS, "DS_OVER_DO lays dS over dO: it needs ALIAS")
+    tl.static_assert(not PERSISTENT or (DQ_TURNS and LSE_SMEM and ALIAS and CLUSTER == 1 and not SPLIT),
+                     "PERSISTENT runs dQ turns with LSE in the ring, aliased, one CTA a cluster, no split")
+    _static_checks(DS_OVER_DO, DQ_DEFER, DQ_TMA, DQ_HALVES, DQ_TURNS, BLOCK_M, Q_DESCENDING, CLUSTER, CAUSAL, SPLIT)
+    q_tiles, do_tiles, ds_tiles, dq_tiles, k_tiles, v_tiles, dk_tiles, dv_tiles, lse_tiles, delta_tiles = _buffers(
+        HEAD_DIM, BLOCK_M, STAGES, dtype, ALIAS, DS_OVER_DO, LSE_SMEM, DQ_TMA, DQ_HALVES, DQ_TURNS, PERSISTENT)
     q_fulls = tlx.alloc_barriers(num_barriers=STAGES, arrive_count=1)
     do_fulls = tlx.alloc_barriers(num_barriers=STAGES, arrive_count=1)
     # THREAD_ARRIVES: the consumers' threads hand a slot back each for itself (no warp-group bar.sync);
@@ -377,18 +324,31 @@ def attn_bwd_kernel(sm_scale, lse_ptr, delta_ptr, dq_ptr, desc_q, desc_k, desc_v
     PEEL: tl.constexpr = 128 // (TRIP * BLOCK_M) if CAUSAL and Q_DESCENDING else 0  # the diagonal's BLOCK_N rows
     n0, row0, lo, hi, piece, ws = program_rows(N_CTX, split_whole, split_pieces, workspace, HEAD_DIM, BLOCK_M, TRIP,
                                                CAUSAL, CLUSTER, SPLIT)
-    with tlx.async_tasks():
-        with tlx.async_task("default"):
-            _load(desc_q, desc_do, desc_k, desc_v, q_tiles, do_tiles, k_tiles, v_tiles, q_fulls, do_fulls, empties,
-                  kv_full[0], row0, n0, lo, hi, HEAD_DIM, BLOCK_M, STAGES, dtype, lse_ptr, delta_ptr, lse_tiles,
-                  delta_tiles, LSE_SMEM, Q_DESCENDING, TRIP, PEEL, peer_empties, CLUSTER)
-        with tlx.async_task(num_warps=4, registers=CONSUMER_REGISTERS, replicate=2):
-            cid: tl.constexpr = tlx.async_task_replica_id()
-            _consume(cid, q_tiles, do_tiles, ds_tiles, dq_tiles, k_tiles, v_tiles, dk_tiles, dv_tiles, q_fulls,
-                     do_fulls, empties, kv_full[0], lse_ptr, delta_ptr, lse_tiles, delta_tiles, dq_ptr, desc_dk,
-                     desc_dv, row0, n0, lo, hi, sm_scale, HEAD_DIM, BLOCK_M, STAGES, CAUSAL, ALIAS, DS_OVER_DO, dtype,
-                     LSE_SMEM, DQ_DEFER, DQ_TMA, DQ_HALVES, DQ_TURNS, Q_DESCENDING, TRIP, PEEL, CLUSTER, piece, ws,
-                     SPLIT)
+    if PERSISTENT:
+        with tlx.async_tasks():
+            with tlx.async_task("default"):
+                _load_tiles(desc_q, desc_do, q_tiles, do_tiles, q_fulls, do_fulls, empties, N_CTX, tiles, HEAD_DIM,
+                            BLOCK_M, STAGES, dtype, lse_ptr, delta_ptr, lse_tiles, delta_tiles, LSE_SMEM, CAUSAL,
+                            Q_DESCENDING, TRIP, PEEL)
+            with tlx.async_task(num_warps=4, registers=CONSUMER_REGISTERS, replicate=2):
+                cid: tl.constexpr = tlx.async_task_replica_id()
+                _consume_tiles(cid, q_tiles, do_tiles, ds_tiles, dq_tiles, k_tiles, v_tiles, dk_tiles, dv_tiles,
+                               q_fulls, do_fulls, empties, kv_full[0], lse_tiles, delta_tiles, dq_ptr, desc_k, desc_v,
+                               desc_dk, desc_dv, N_CTX, tiles, sm_scale, HEAD_DIM, BLOCK_M, STAGES, CAUSAL, dtype,
+                               Q_DESCENDING, TRIP, PEEL)
+    else:
+        with tlx.async_tasks():
+            with tlx.async_task("default"):
+                _load(desc_q, desc_do, desc_k, desc_v, q_tiles, do_tiles, k_tiles, v_tiles, q_fulls, do_fulls, empties,
+                      kv_full[0], row0, n0, lo, hi, HEAD_DIM, BLOCK_M, STAGES, dtype, lse_ptr, delta_ptr, lse_tiles,
+                      delta_tiles, LSE_SMEM, Q_DESCENDING, TRIP, PEEL, peer_empties, CLUSTER)
+            with tlx.async_task(num_warps=4, registers=CONSUMER_REGISTERS, replicate=2):
+                cid: tl.constexpr = tlx.async_task_replica_id()
+                _consume(cid, q_tiles, do_tiles, ds_tiles, dq_tiles, k_tiles, v_tiles, dk_tiles, dv_tiles, q_fulls,
+                         do_fulls, empties, kv_full[0], lse_ptr, delta_ptr, lse_tiles, delta_tiles, dq_ptr, desc_dk,
+                         desc_dv, row0, n0, lo, hi, sm_scale, HEAD_DIM, BLOCK_M, STAGES, CAUSAL, ALIAS, DS_OVER_DO,
+                         dtype, LSE_SMEM, DQ_DEFER, DQ_TMA, DQ_HALVES, DQ_TURNS, Q_DESCENDING, TRIP, PEEL, CLUSTER,
+                         piece, ws, SPLIT)
 
 
 def _check(q, k, v, o, do, lse):
@@ -412,7 +372,7 @@ def _check(q, k, v, o, do, lse):
 def attention_backward(q, k, v, o, do, lse, causal=False, sm_scale=None, alias=True, block_m=None, stages=None,
                        ds_over_do=None, consumer_registers=240, lse_smem=None, dq_defer=False, dq_tma=None,
                        thread_arrives=True, dq_halves=None, dq_turns=None, q_descending=None, cluster=None,
-                       split_tail=None):
+                       split_tail=None, persistent=None):
     """(dQ, dK, dV) of softmax(Q K^T * sm_scale) V for (batch, heads, N,
     head_dim) fp16/bf16 tensors on a Hopper GPU, given the forward's output
     o, its log-sum-exp lse (natural log, float32) and the output's gradient
@@ -434,8 +394,11 @@ def attention_backward(q, k, v, o, do, lse, causal=False, sm_scale=None, alias=T
     into both; split_tail (non-causal, one CTA a cluster): the programs past
     the last whole wave of the GPU's SMs run as pieces of their Q blocks, one
     wave of them, adding dK and dV up in fp32 (level with whole programs on an
-    H200: not the default). resolve_options checks them (a ValueError for
-    what does not go together or does not fit)."""
+    H200: not the default); persistent (by default up to N = 4096, where it
+    fits: resolve_persistent): one program an SM runs its share of the K/V
+    blocks, the next block's K and V loading during the last one's epilogue.
+    resolve_options and resolve_persistent check them (a ValueError for what
+    does not go together or does not fit)."""
     import torch
     from triton.tools.tensor_descriptor import TensorDescriptor
 
@@ -445,6 +408,7 @@ def attention_backward(q, k, v, o, do, lse, causal=False, sm_scale=None, alias=T
     cluster = resolve_cluster(causal, N_CTX, cluster)
     block_m, stages, ds_over_do, lse_smem, dq_tma, dq_halves, dq_turns = resolve_options(
         HEAD_DIM, alias, block_m, stages, ds_over_do, lse_smem, dq_defer, dq_tma, dq_halves, dq_turns)
+    persistent = resolve_persistent(N_CTX, causal, alias, lse_smem, dq_turns, cluster, split_tail, persistent)
     sm_scale = 1.0 / math.sqrt(HEAD_DIM) if sm_scale is None else sm_scale
     q, k, v, o, do = (t.contiguous() for t in (q, k, v, o, do))
     rows = Z * H * N_CTX
@@ -462,23 +426,22 @@ def attention_backward(q, k, v, o, do, lse, causal=False, sm_scale=None, alias=T
     dq_cols = dq_tile_columns(HEAD_DIM, dq_halves, dq_turns)
     dq_arg = TensorDescriptor(dq, [rows, HEAD_DIM], [HEAD_DIM, 1], [block_m, dq_cols]) if dq_tma else dq
     programs, blocks = N_CTX // BLOCK_N * Z * H, N_CTX // BLOCK_N
-    split = tail_split(programs, torch.cuda.get_device_properties(q.device).multi_processor_count,
-                       N_CTX // (block_m * (2 if dq_turns else 1)), causal, cluster, split_tail)
+    num_sms = torch.cuda.get_device_properties(q.device).multi_processor_count
+    split = None if persistent else tail_split(programs, num_sms, N_CTX // (block_m * (2 if dq_turns else 1)), causal,
+                                               cluster, split_tail)
     whole, pieces = split or (programs, 1)
     workspace = torch.zeros((programs - whole, 2, BLOCK_N, HEAD_DIM), device=q.device, dtype=torch.float32)
-    grid = (whole + (programs - whole) * pieces, ) if split else (blocks // cluster, Z * H)
+    grid = ((min(programs // 2 if causal else programs, num_sms), ) if persistent  # (causal: pairs of K/V blocks)
+            else (whole + (programs - whole) * pieces, ) if split else (blocks // cluster, Z * H))
     attn_bwd_kernel[grid](sm_scale, lse, vec, dq_arg, desc(q, block_m), desc(k, 64), desc(v, 64), desc(do, block_m),
-                          desc(dk, 64), desc(dv, 64), N_CTX, whole, pieces, workspace if split else delta,
+                          desc(dk, 64), desc(dv, 64), N_CTX, whole, pieces, workspace if split else delta, programs,
                           HEAD_DIM=HEAD_DIM, BLOCK_M=block_m, STAGES=stages, CAUSAL=causal, ALIAS=alias,
                           DS_OVER_DO=ds_over_do, CONSUMER_REGISTERS=consumer_registers, LSE_SMEM=lse_smem,
                           DQ_DEFER=dq_defer, DQ_TMA=dq_tma, THREAD_ARRIVES=thread_arrives, DQ_HALVES=dq_halves,
                           DQ_TURNS=dq_turns, Q_DESCENDING=q_descending, CLUSTER=cluster, SPLIT=bool(split),
-                          num_warps=4, num_stages=1, num_ctas=cluster)
+                          PERSISTENT=persistent, num_warps=4, num_stages=1, num_ctas=cluster)
     if split:  # the split programs' K/V rows: their pieces' sums
-        split_blocks = torch.arange(whole, programs, device=q.device)
-        for grad, part in ((dk, 0), (dv, 1)):
-            rows_of = grad.view(Z * H, blocks, BLOCK_N, HEAD_DIM)
-            rows_of[split_blocks // blocks, split_blocks % blocks] = workspace[:, part].to(q.dtype)
+        split_rows_back(dk, dv, workspace, whole, programs, blocks)
     if not dq_turns:
         return dq.to(q.dtype), dk, dv
     out = torch.empty_like(q)
@@ -526,9 +489,9 @@ def attention(q, k, v, causal=False, sm_scale=None, alias=True):
 
 def compile_for_sm90(head_dim=128, causal=False, alias=True, block_m=None, stages=None, ds_over_do=None, dtype="fp16",
                      consumer_registers=240, lse_smem=False, dq_defer=False, dq_tma=False, thread_arrives=True,
-                     dq_halves=False, dq_turns=False, q_descending=None, cluster=1, split=False):
+                     dq_halves=False, dq_turns=False, q_descending=None, cluster=1, split=False, persistent=False):
     """The backward kernel compiled for sm_90 without a GPU (q_descending: by
-    default as attention_backward takes it)."""
+    default as attention_backward takes it; persistent: only when asked)."""
     from triton.backends.compiler import GPUTarget
     q_descending = resolve_q_order(causal, dq_defer, q_descending)
     default_m, default_stages, default_ds = default_config(head_dim, alias)
@@ -537,14 +500,14 @@ def compile_for_sm90(head_dim=128, causal=False, alias=True, block_m=None, stage
                       ALIAS=alias, DS_OVER_DO=default_ds if ds_over_do is None else ds_over_do,
                       CONSUMER_REGISTERS=consumer_registers, LSE_SMEM=lse_smem, DQ_DEFER=dq_defer, DQ_TMA=dq_tma,
                       THREAD_ARRIVES=thread_arrives, DQ_HALVES=dq_halves, DQ_TURNS=dq_turns,
-                      Q_DESCENDING=q_descending, CLUSTER=cluster, SPLIT=split)
+                      Q_DESCENDING=q_descending, CLUSTER=cluster, SPLIT=split, PERSISTENT=persistent)
     q_block = f"tensordesc<{dtype}[{block_m}, {head_dim}]>"
     kv_block = f"tensordesc<{dtype}[64, {head_dim}]>"
     vec = f"tensordesc<fp32[{block_m // 8}, 8]>" if lse_smem else "*fp32"
     dq = f"tensordesc<fp32[{block_m}, {dq_tile_columns(head_dim, dq_halves, dq_turns)}]>" if dq_tma else "*fp32"
     signature = {"sm_scale": "fp32", "lse_ptr": vec, "delta_ptr": vec, "dq_ptr": dq, "desc_q": q_block,
                  "desc_k": kv_block, "desc_v": kv_block, "desc_do": q_block, "desc_dk": kv_block, "desc_dv": kv_block,
-                 "N_CTX": "i32", "split_whole": "i32", "split_pieces": "i32", "workspace": "*fp32",
+                 "N_CTX": "i32", "split_whole": "i32", "split_pieces": "i32", "workspace": "*fp32", "tiles": "i32",
                  **{name: "constexpr" for name in constexprs}}
     pointers = (() if lse_smem else (1, 2)) + (() if dq_tma else (3, )) + (10, 13)
     attrs = {(i, ): [["tt.divisibility", 16]] for i in pointers}

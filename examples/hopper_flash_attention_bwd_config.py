@@ -26,7 +26,8 @@ def default_config(head_dim, alias=True):
 # barrier (at 64 with LSE in the ring); dQ halves (the default before dQ
 # turns; at 64 over 128-row Q blocks); a leader's arrive (after a warp-group
 # bar.sync) for each slot's release; causal Q blocks taken ascending (the
-# default before they were taken from the last down).
+# default before they were taken from the last down); persistent programs and
+# one program a K/V block at every N (each the default at some N).
 CANDIDATES = {
     "lse_smem": (dict(lse_smem=True, dq_halves=False, dq_turns=False), (64, 128)),
     "lse_smem_dq_defer": (dict(lse_smem=True, dq_defer=True), (64, )),
@@ -37,6 +38,8 @@ CANDIDATES = {
     "q_ascending": (dict(q_descending=False), (64, 128)),
     "cluster": (dict(cluster=2), (64, 128)),  # non-causal
     "split_tail": (dict(split_tail=True), (64, 128)),  # non-causal (causal: the default)
+    "persistent": (dict(persistent=True), (64, 128)),  # (the default up to N = 4096)
+    "one program a block": (dict(persistent=False), (64, 128)),  # (the default from N = 8192)
 }
 
 
@@ -133,6 +136,24 @@ def tail_split(programs, num_sms, trips, causal, cluster=1, split_tail=None):
         return None
     pieces = min(num_sms // rest, trips)
     return (programs - rest, pieces) if pieces >= 2 else None
+
+
+def resolve_persistent(n_ctx, causal, alias, lse_smem, dq_turns, cluster=1, split=None, persistent=None):
+    """Whether the backward runs persistent programs, each its share of the
+    K/V blocks one after the other (the next block's K/V loading during the
+    last one's epilogue, dK/dV staged over the dQ and dS^T tiles): by default
+    up to N = 4096, where that is 1-2% faster on an H200, not beyond (2.6-3.1%
+    slower at 16384: docs/design/attention_backward.md). It takes dQ turns
+    with LSE in the ring, aliased, one CTA a cluster, no split tail, and
+    causal an even number of 128-row K/V blocks (they go in pairs)."""
+    why = ("dq_turns with lse_smem" if not (dq_turns and lse_smem) else "alias=True" if not alias else
+           "one CTA a cluster" if cluster != 1 else "no split_tail" if split else
+           "an even number of 128-row K/V blocks when causal (N a multiple of 256)" if causal and n_ctx % 256 else "")
+    if persistent is None:
+        return not why and n_ctx <= 4096
+    if persistent and why:
+        raise ValueError(f"attention_backward: persistent programs take {why}")
+    return bool(persistent)
 
 
 def _check_options(head_dim, alias, block_m, stages, ds_over_do, lse_smem, dq_defer, dq_tma, dq_halves, dq_turns):

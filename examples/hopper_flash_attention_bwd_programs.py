@@ -49,3 +49,44 @@ def add_partials(dk, dv, workspace, cid: tl.constexpr, HEAD_DIM: tl.constexpr):
     offs = rows[:, None] * HEAD_DIM + tl.arange(0, HEAD_DIM)[None, :]
     red_add(workspace + offs, dk)
     red_add(workspace + 128 * HEAD_DIM + offs, dv)
+
+
+
+@triton.jit
+def persistent_tiles(tiles, CAUSAL: tl.constexpr):
+    """How many of the `tiles` (K/V blocks of every head) this persistent program runs (tile_rows)."""
+    if CAUSAL:
+        return 2 * tl.cdiv(tiles // 2 - tl.program_id(0), tl.num_programs(0))
+    else:
+        return tl.cdiv(tiles - tl.program_id(0), tl.num_programs(0))
+
+
+@triton.jit
+def tile_rows(k, N_CTX, CAUSAL: tl.constexpr):
+    """(n0, row0, lo, hi) of this persistent program's k-th tile: K/V rows n0 of head row0 / N_CTX against the
+    Q rows [lo, hi). Program p of G runs tiles p, p + G, ... of the heads' tiles in order (non-causal, all alike);
+    causal, pairs p, p + G, ..., pair j of a head its K/V blocks j and blocks - 1 - j, whose Q rows add up to
+    N + 128: the same work each pair (the heads' tiles in order would give some programs the long ones)."""
+    p = tl.program_id(0)
+    blocks = N_CTX // 128
+    if CAUSAL:
+        pair = p + tl.num_programs(0) * (k // 2)
+        j = pair % (blocks // 2)
+        block = tl.where(k % 2 == 0, j, blocks - 1 - j)
+        head = pair // (blocks // 2)
+    else:
+        tile = p + tl.num_programs(0) * k
+        block = tile % blocks
+        head = tile // blocks
+    lo, hi = _q_range(block * 128, N_CTX, CAUSAL)
+    return block * 128, head * N_CTX, lo, hi
+
+
+def split_rows_back(dk, dv, workspace, whole, programs, blocks):
+    """The split programs' dK and dV rows (programs whole, whole + 1, ...), their pieces' sums in the fp32
+    workspace, into dk and dv ((batch, heads, N, head_dim); blocks 128-row K/V blocks a head)."""
+    import torch
+    split_blocks = torch.arange(whole, programs, device=dk.device)
+    for grad, part in ((dk, 0), (dv, 1)):
+        rows_of = grad.view(-1, blocks, 128, grad.shape[-1])
+        rows_of[split_blocks // blocks, split_blocks % blocks] = workspace[:, part].to(grad.dtype)

@@ -1,7 +1,8 @@
 """Flash-attention backward on a Hopper GPU (examples/hopper_flash_attention_bwd.py):
 dQ, dK, dV of the aliased kernel and its unaliased twin against a float32
 PyTorch reference and against SDPA's autograd, for head dims 64 and 128,
-causal and not, fp16 and bf16, one K/V block and many; the same for each
+causal and not, fp16 and bf16, one K/V block and many (persistent programs by
+default up to N = 4096, one program a block beyond); the same for each
 candidate variant (fab.CANDIDATES); the autograd
 Function through `out.backward()`; a few optimizer steps of a tiny attention
 layer against the same layer on SDPA."""
@@ -118,7 +119,11 @@ def test_candidates_many_tiles_and_one_block(name, head_dim, causal):
     and a single K/V block (2 Q blocks: the last deferred dQ added after the loop)."""
     options = fab.CANDIDATES[name][0]
     check(True, head_dim, causal, torch.bfloat16, n=2048, z=1, h=2, **options)
-    check(True, head_dim, causal, torch.float16, n=128, **options)
+    if causal and options.get("persistent"):  # (causal persistent programs take pairs of K/V blocks)
+        n_rows = 256
+    else:
+        n_rows = 128
+    check(True, head_dim, causal, torch.float16, n=n_rows, **options)
 
 
 @pytest.mark.parametrize("dtype", [torch.float16, torch.bfloat16])
@@ -142,6 +147,34 @@ def test_backward_split_tail(head_dim, dtype):
     132 whole and 4 in 33 pieces each."""
     check(True, head_dim, False, dtype, n=512, split_tail=True)
     check(True, head_dim, False, dtype, n=8704, z=1, h=2, split_tail=True)
+
+
+@pytest.mark.parametrize("causal", [False, True])
+@pytest.mark.parametrize("head_dim", [64, 128])
+def test_persistent_programs(head_dim, causal):
+    """One program an SM, each its share of the K/V blocks (causal: pairs j, blocks - 1 - j of a head): fewer
+    blocks than SMs (8 programs), and 768 blocks (384 causal pairs) on the GPU's SMs, some programs one more
+    than others; against the reference, and dK, dV bit for bit those of one program a block."""
+    check(True, head_dim, causal, torch.bfloat16, n=512, z=1, h=2, persistent=True)
+    check(True, head_dim, causal, torch.float16, n=1024, z=2, h=48, persistent=True)
+    q, k, v, do = inputs(2, 48, 1024, head_dim, torch.bfloat16)
+    o, lse = fa.attention(q, k, v, causal=causal, return_lse=True)
+    persistent = fab.attention_backward(q, k, v, o, do, lse, causal=causal, persistent=True)
+    programs = fab.attention_backward(q, k, v, o, do, lse, causal=causal, persistent=False)
+    for got, want in zip(persistent[1:], programs[1:]):
+        assert torch.equal(got, want)
+
+
+def test_persistent_programs_refuse_what_they_cannot_run():
+    q, k, v, do = inputs(1, 2, 384, 64, torch.float16)
+    o, lse = fa.attention(q, k, v, causal=True, return_lse=True)
+    with pytest.raises(ValueError, match=re.escape(
+            "persistent programs take an even number of 128-row K/V blocks when causal (N a multiple of 256)")):
+        fab.attention_backward(q, k, v, o, do, lse, causal=True, persistent=True)
+    with pytest.raises(ValueError, match=re.escape("persistent programs take one CTA a cluster")):
+        fab.attention_backward(q[:, :, :256], k[:, :, :256], v[:, :, :256], o[:, :, :256], do[:, :, :256],
+                               lse[:, :, :256].contiguous(), cluster=2, persistent=True)
+    check(True, 64, True, torch.float16, n=384)  # (by default: one program a block)
 
 
 def test_backward_rejects_clusters_it_cannot_run():

@@ -2,7 +2,7 @@
 compiled for sm_90 on the CPU: every configuration the GPU tests run
 compiles with no hazard finding (TLX_ALIAS_HAZARDS=error, and the final
 TTGIR checked again); the memory map shows dK over K, dV over V and dS over
-dO; the aliased default config fits sm_90's 227 KiB where its unaliased
+dO (persistent programs: dK over the dQ tile, dV over dS^T); the aliased default config fits sm_90's 227 KiB where its unaliased
 twin does not; LSE in shared memory (a candidate) cuts the spills at head
 dim 128; dQ by TMA reduce-adds (a candidate) goes without the named
 barriers, its dS^T over its dQ tiles, within 227 KiB at head dim 128, and
@@ -10,10 +10,9 @@ adds no spills at 64; dQ halves (the default) reduce-add one half-width
 tile a consumer, fit 227 KiB at head dim 128 only aliased and spill least;
 dQ turns (the default) sync a consumer once every other step and arrive
 otherwise, reduce-add one Q block's whole dQ a step, store it into its tile
-without bank conflicts and do not spill; attention_backward's options resolve to their defaults and
-refuse what does not go together; and the mutation suite (each wait, arrive and fence removed
-in turn, as test_hazards_mutations.py does for the other examples) reports
-every race."""
+without bank conflicts and do not spill; attention_backward's options (persistent programs among them)
+resolve to their defaults and refuse what does not go together. The mutation suite (each wait, arrive and
+fence removed in turn): test_attention_bwd_mutations.py."""
 import json
 import os
 import re
@@ -25,11 +24,8 @@ import pytest
 import triton
 from tlx_alias._triton_version import running_triton_at_least
 
-from mutation_tally import ARRIVE_HANGS, BENIGN, HANG, RACE, UNCLASSIFIED, Tally
 from tlx_alias import _hazards
 from tlx_alias._triton import passes as _pipeline
-
-import test_hazards_mutations as mutations
 
 sys.path.insert(0, os.path.join(os.path.dirname(__file__), "..", "..", "examples"))
 import hopper_flash_attention_bwd as fab  # noqa: E402
@@ -38,8 +34,8 @@ def _resolved(head_dim, options):
     """compile_for_sm90's arguments for attention_backward's options (its
     defaults filled in by resolve_options, as the GPU runs them)."""
     options = dict(options)
-    kept = {name: options.pop(name) for name in ("causal", "dtype", "thread_arrives", "q_descending", "cluster")
-            if name in options}
+    kept = {name: options.pop(name)
+            for name in ("causal", "dtype", "thread_arrives", "q_descending", "cluster", "persistent") if name in options}
     if options.pop("split_tail", False) and not kept.get("causal"):  # pieces of the tail's programs
         kept["split"] = True
     names = ("block_m", "stages", "ds_over_do", "lse_smem", "dq_tma", "dq_halves", "dq_turns")
@@ -92,6 +88,13 @@ CONFIGS = {
                                                                         split=True)
         for d in (64, 128) for dtype in ("fp16", "bf16")
     },
+    # persistent programs (the default up to N = 4096): dK staged over the dQ tile, dV over dS^T
+    **{
+        f"D={d} causal={causal} {dtype} dq_turns lse_smem persistent": dict(head_dim=d, causal=causal, dtype=dtype,
+                                                                           dq_tma=True, dq_turns=True, lse_smem=True,
+                                                                           persistent=True)
+        for d in (64, 128) for causal in (False, True) for dtype in ("fp16", "bf16")
+    },
     # the candidates benchmarks/attention_bwd.py measures beside the default
     **{
         f"D={d} causal={causal} {dtype} {name}": _resolved(d, dict(causal=causal, dtype=dtype, **options))
@@ -141,6 +144,22 @@ def test_memory_map_shows_the_aliasing():
     assert where["dv_tiles"][:2] == where["v_tiles"][:2] == ("v_spec", 0)
     assert where["ds_tiles"][:2] == where["do_tiles"][:2] == ("do_spec", 0)
     assert where["ds_tiles"][2] * 2 == where["do_tiles"][2]  # both consumers' dS^T halves in one dO slot
+
+
+@pytest.mark.parametrize("head_dim", [64, 128])
+def test_persistent_programs_stage_dk_over_the_dq_tile_and_dv_over_ds(head_dim):
+    """Persistent, K and V stay where they are (the next block's load runs during the epilogue): dK is staged
+    over the dQ tile, dV over the dS^T tiles, each pair a spec of its own, in no more shared memory than one
+    program a block takes with dK over K and dV over V."""
+    options = dict(dq_tma=True, dq_turns=True, lse_smem=True)
+    kernel = fab.compile_for_sm90(head_dim, persistent=True, **options)
+    where = _placements(kernel)
+    assert where["dk_tiles"][:2] == where["dq_tiles"][:2] == ("dq_spec", 0)
+    assert where["dv_tiles"][:2] == where["ds_tiles"][:2] == ("ds_spec", 0)
+    assert "k_tiles" not in where and "v_tiles" not in where
+    programs = fab.compile_for_sm90(head_dim, **options)
+    assert _placements(programs)["dk_tiles"][0] == "k_spec"
+    assert kernel.metadata.shared - programs.metadata.shared <= 64  # (a few barriers more)
 
 
 def test_the_twin_of_the_aliased_config_does_not_fit():
@@ -389,6 +408,35 @@ def test_resolve_q_order_refuses_dq_defer():
                                 "taken in ascending order: pass q_descending=False")
 
 
+_FITS = dict(alias=True, lse_smem=True, dq_turns=True)
+
+
+@pytest.mark.parametrize("given, want", [
+    (dict(n_ctx=4096, causal=False), True), (dict(n_ctx=4096, causal=True), True),
+    (dict(n_ctx=8192, causal=False), False), (dict(n_ctx=16384, causal=True), False),  # slower there: off
+    (dict(n_ctx=384, causal=False), True), (dict(n_ctx=384, causal=True), False),  # causal: pairs of blocks
+    (dict(n_ctx=1024, causal=False, cluster=2), False), (dict(n_ctx=1024, causal=False, split=True), False),
+    (dict(n_ctx=1024, causal=False, dq_turns=False), False), (dict(n_ctx=1024, causal=False, alias=False), False),
+    (dict(n_ctx=16384, causal=False, persistent=True), True), (dict(n_ctx=1024, causal=True, persistent=False), False),
+])
+def test_resolve_persistent(given, want):
+    """Persistent programs by default up to N = 4096 where they fit; asked for, at any N."""
+    assert fab.resolve_persistent(**{**_FITS, **given}) is want
+
+
+@pytest.mark.parametrize("given, message", [
+    (dict(n_ctx=384, causal=True), "an even number of 128-row K/V blocks when causal (N a multiple of 256)"),
+    (dict(n_ctx=1024, causal=False, cluster=2), "one CTA a cluster"),
+    (dict(n_ctx=1024, causal=False, split=True), "no split_tail"),
+    (dict(n_ctx=1024, causal=False, lse_smem=False), "dq_turns with lse_smem"),
+    (dict(n_ctx=1024, causal=False, alias=False), "alias=True"),
+])
+def test_resolve_persistent_refuses(given, message):
+    with pytest.raises(ValueError) as error:
+        fab.resolve_persistent(**{**_FITS, **given, "persistent": True})
+    assert str(error.value) == "attention_backward: persistent programs take " + message
+
+
 def _masks_in_and_out_of_loops(ttgir):
     """(inside an scf.for, outside any) counts of the causal mask's tensor compares (`arith.cmpi sge` on i32
     tiles), by the nesting of the TTGIR's regions."""
@@ -420,155 +468,6 @@ def test_descending_q_blocks_mask_only_the_peeled_diagonal(head_dim):
 def test_ds_over_do_needs_alias():
     with pytest.raises(Exception, match="DS_OVER_DO lays dS over dO: it needs ALIAS"):
         fab.compile_for_sm90(64, alias=False, ds_over_do=True)
-
-
-_WAITS_RETIRE = "the wait(0) beside it retires every wgmma of the step before the slot goes back"
-_SHARED = {
-    ("default", "tlx.barrier_wait(empties[slot], phase ^ 1)", 0):
-    (RACE, "the Q/dO loads refill a slot while the consumers' wgmmas of its previous round still read it"),
-    ("partition*", "tlx.barrier_wait(kv_full, 0)", 0): (RACE, "S^T and dP^T read K and V while TMA may write them"),
-    ("partition*", "tlx.barrier_wait(q_fulls[slot], phase)", 0): (RACE, "S^T reads Q while TMA may write it"),
-    ("partition*", "tlx.barrier_wait(do_fulls[slot], phase)", 0): (RACE, "dP^T reads dO while TMA may write it"),
-    ("partition*", "qk = tlx.async_dot_wait(1, qk)", 0):
-    (BENIGN, "for shared memory: the step's wait(0) retires S^T before the slot goes back (the accumulator "
-     "read before it retires is a register hazard, outside this analysis)"),
-    ("partition*", "dp = tlx.async_dot_wait(1, dp)", 0):
-    (BENIGN, "as S^T's: a later wait of the step retires dP^T before its slot is reused"),
-    ("partition*", "tlx.fence_async_shared()", 0): (RACE, mutations.UNFENCED.replace("TMA store", "dQ wgmma")),
-    ("partition*", "dq = tlx.async_dot_wait(0, dq)", 0): (BENIGN, _WAITS_RETIRE),
-    ("partition*", "dk = tlx.async_dot_wait(0, dk)", 0): (BENIGN, _WAITS_RETIRE),
-    ("partition*", "dv = tlx.async_dot_wait(0, dv)", 0): (BENIGN, _WAITS_RETIRE),
-    ("partition*", "tlx.barrier_arrive(empty)", 0): (HANG, ARRIVE_HANGS),
-    ("partition*", "tlx.fence_async_shared()", 1): (RACE, mutations.UNFENCED),
-    ("partition*", "tlx.async_descriptor_store_wait(0)", 0):
-    (RACE, "the dK/dV stores are still pending when the consumer task ends"),
-}
-_DQ_TMA = {
-    **_SHARED,
-    ("partition*", "tlx.async_descriptor_store_wait(0)", 0):
-    (RACE, "dS^T is written over the dQ tile the last step's TMA reduce-add may still read"),
-    ("partition*", "dk = tlx.async_dot_wait(0, dk)", 0): (BENIGN, "dV's wait(0) beside it retires dK's wgmma too"),
-    ("partition*", "dv = tlx.async_dot_wait(0, dv)", 0): (BENIGN, "dK's wait(0) beside it retires dV's wgmma too"),
-    ("partition*", "dq = tlx.async_dot_wait(0, dq)", 0):
-    (BENIGN, "for shared memory: the first dQ chunk's tile is not dS^T's, and the next chunk's wait(0) retires "
-     "the wgmma before dS^T's bytes are rewritten (the accumulator stored before it retires is a register "
-     "hazard, outside this analysis)"),
-    ("partition*", "dq = tlx.async_dot_wait(0, dq)", 1):
-    (RACE, "the last dQ chunk's tile lies over dS^T, which its wgmma may still read"),
-    ("partition*", "tlx.fence_async_shared()", 1):
-    (RACE, "the TMA reduce-add reads the dQ tile through the async proxy with no fence after its local_store"),
-    ("partition*", "tlx.fence_async_shared()", 2):
-    (RACE, "the TMA reduce-add reads the dQ tile through the async proxy with no fence after its local_store"),
-    ("partition*", "tlx.fence_async_shared()", 3): (RACE, mutations.UNFENCED),
-    ("partition*", "tlx.async_descriptor_store_wait(0)", 1):
-    (RACE, "the dK/dV stores and the last TMA reduce-adds are still pending when the consumer task ends"),
-}
-# dQ turns unroll two steps a trip: consumer 0's turn first (its fences: the
-# step's dS^T, the dQ tile, the next step's dS^T, the epilogue's), then
-# consumer 1's (dS^T, dS^T, the dQ tile, the epilogue's).
-_UNFENCED_DS = "the other consumer's dQ wgmma reads this dS^T half through the async proxy with no fence"
-_UNFENCED_DQ = "the TMA reduce-add reads the dQ tile through the async proxy with no fence after its local_store"
-_TURNS = {
-    **{key: value for key, value in _SHARED.items()  # (those told apart by consumer below)
-       if key[1] != "dq = tlx.async_dot_wait(0, dq)" and key != ("partition*", "tlx.fence_async_shared()", 1)},
-    **{("partition*", source, 1): _SHARED["partition*", source, 0]
-       for source in ("tlx.barrier_wait(q_fulls[slot], phase)", "tlx.barrier_wait(do_fulls[slot], phase)",
-                      "qk = tlx.async_dot_wait(1, qk)", "dp = tlx.async_dot_wait(1, dp)", "tlx.barrier_arrive(empty)")},
-    **{("partition*", f"{name} = tlx.async_dot_wait(0, {name})", occurrence):
-       (BENIGN, f"{other}'s wait(0) beside it retires {name}'s wgmma too")
-       for name, other in (("dk", "dV"), ("dv", "dK")) for occurrence in (0, 1)},
-    ("partition0", "dq = tlx.async_dot_wait(0, dq)", 0):
-    (BENIGN, "for shared memory: the next step's wait(0)s retire dQ's wgmma before dS^T's buffer or K is written "
-     "again (the accumulator stored before it retires is a register hazard, outside this analysis)"),
-    ("partition1", "dq = tlx.async_dot_wait(0, dq)", 0):
-    (RACE, "the last Q block's dQ wgmma may still read K when the epilogue stages dK over it"),
-    ("partition0", "tlx.fence_async_shared()", 1): (RACE, _UNFENCED_DQ),
-    ("partition0", "tlx.fence_async_shared()", 2): (RACE, _UNFENCED_DS),
-    ("partition1", "tlx.fence_async_shared()", 1): (RACE, _UNFENCED_DS),
-    ("partition1", "tlx.fence_async_shared()", 2): (RACE, _UNFENCED_DQ),
-    ("partition*", "tlx.fence_async_shared()", 3): (RACE, mutations.UNFENCED),
-    ("partition*", "tlx.async_descriptor_store_wait(0)", 0):
-    (RACE, "the other consumer stages its turn's dQ in the tile this consumer's last TMA reduce-add may still read"),
-    ("partition*", "tlx.async_descriptor_store_wait(0)", 1):
-    (RACE, "the dK/dV stores and the last TMA reduce-add are still pending when the consumer task ends"),
-    ("default", "tlx.barrier_wait(empties[slot], phase ^ 1)", 1):
-    _SHARED["default", "tlx.barrier_wait(empties[slot], phase ^ 1)", 0],
-}
-# Causal, the Q blocks descending (the default): the loop's trip, then the
-# diagonal's trip peeled after it; the producer's ring waits likewise.
-_STEP_SOURCES = ("tlx.barrier_wait(q_fulls[slot], phase)", "tlx.barrier_wait(do_fulls[slot], phase)",
-                 "qk = tlx.async_dot_wait(1, qk)", "dp = tlx.async_dot_wait(1, dp)", "tlx.barrier_arrive(empty)",
-                 "dk = tlx.async_dot_wait(0, dk)", "dv = tlx.async_dot_wait(0, dv)")
-_FENCES_BY_CONSUMER = {"partition0": (_UNFENCED_DS, _UNFENCED_DQ, _UNFENCED_DS),
-                       "partition1": (_UNFENCED_DS, _UNFENCED_DS, _UNFENCED_DQ)}
-_FENCE, _STORE_WAIT = "tlx.fence_async_shared()", "tlx.async_descriptor_store_wait(0)"
-_TURNS_DESCENDING = {
-    **{key: value for key, value in _TURNS.items() if key[1] not in (_FENCE, _STORE_WAIT)},
-    **{("default", "tlx.barrier_wait(empties[slot], phase ^ 1)", occurrence):
-       _SHARED["default", "tlx.barrier_wait(empties[slot], phase ^ 1)", 0] for occurrence in range(4)},
-    **{("partition*", source, occurrence): _TURNS["partition*", source, occurrence % 2]
-       for source in _STEP_SOURCES for occurrence in (2, 3)},
-    ("partition0", "dq = tlx.async_dot_wait(0, dq)", 1): _TURNS["partition0", "dq = tlx.async_dot_wait(0, dq)", 0],
-    ("partition1", "dq = tlx.async_dot_wait(0, dq)", 0):
-    (BENIGN, "the diagonal's steps after the loop retire dQ's wgmma (their wait(0)s) before the epilogue stages dK "
-     "over K"),
-    ("partition1", "dq = tlx.async_dot_wait(0, dq)", 1): _TURNS["partition1", "dq = tlx.async_dot_wait(0, dq)", 0],
-    **{(task, _FENCE, 3 * trip + index): (RACE, reason)
-       for task, reasons in _FENCES_BY_CONSUMER.items() for trip in (0, 1) for index, reason in enumerate(reasons)},
-    ("partition*", _FENCE, 6): (RACE, mutations.UNFENCED),
-    **{("partition*", _STORE_WAIT, trip): _TURNS["partition*", _STORE_WAIT, 0] for trip in (0, 1)},
-    ("partition*", _STORE_WAIT, 2): _TURNS["partition*", _STORE_WAIT, 1],
-}
-ASCENDING = dict(q_descending=False)
-CLASSES = {
-    "head dim 128": (dict(head_dim=128), _SHARED),
-    "head dim 64 causal, LSE in shared memory, dQ deferred": (dict(head_dim=64, causal=True, lse_smem=True,
-                                                                   dq_defer=True), _SHARED),
-    "head dim 128 causal, dQ by TMA reduce-adds": (dict(head_dim=128, causal=True, dq_tma=True, **ASCENDING),
-                                                   _DQ_TMA),
-    "head dim 128 causal, dQ halves": (dict(head_dim=128, causal=True, **HALVES, **ASCENDING), {
-        **_SHARED,
-        ("partition*", "dk = tlx.async_dot_wait(2, dk)", 0): (BENIGN, "dV's wait(2) beside it retires dK's wgmma too"),
-        ("partition*", "dv = tlx.async_dot_wait(2, dv)", 0): (BENIGN, "dK's wait(2) beside it retires dV's wgmma too"),
-        ("partition*", "dq = tlx.async_dot_wait(0, dq)", 0):
-        (RACE, "dS^T's buffer is written again two steps on, and K by dK's staging, while dQ's wgmma may still "
-         "read them"),
-        ("partition*", "tlx.async_descriptor_store_wait(0)", 0):
-        (RACE, "the dQ tile is rewritten while the last step's TMA reduce-add may still read it"),
-        ("partition*", "tlx.fence_async_shared()", 1):
-        (RACE, "the TMA reduce-add reads the dQ tile through the async proxy with no fence after its local_store"),
-        ("partition*", "tlx.fence_async_shared()", 2): (RACE, mutations.UNFENCED),
-        ("partition*", "tlx.async_descriptor_store_wait(0)", 1):
-        (RACE, "the dK/dV stores and the last TMA reduce-add are still pending when the consumer task ends"),
-    }),
-    "head dim 64 causal, dQ turns, Q blocks descending (the default)": (dict(head_dim=64, causal=True, **TURNS),
-                                                                         _TURNS_DESCENDING),
-    "head dim 128 causal, dQ turns, Q blocks descending (the default)": (dict(head_dim=128, causal=True, **TURNS),
-                                                                          _TURNS_DESCENDING),
-    "head dim 128, dQ turns (the default)": (dict(head_dim=128, **TURNS), _TURNS),
-    "head dim 128 causal, dS over dO": (dict(head_dim=128, causal=True, stages=4, ds_over_do=True, **ASCENDING), {
-        **_SHARED,
-        ("partition*", "dv = tlx.async_dot_wait(1, dv)", 0):
-        (RACE, "dS^T overwrites the dO slot while this consumer's dV wgmma may still read it"),
-    }),
-}
-
-
-@pytest.mark.parametrize("example", list(CLASSES))
-def test_sync_removals(example, monkeypatch):
-    monkeypatch.setenv("TLX_ALIAS_HAZARDS", "off")
-    options, table = CLASSES[example]
-    text = fab.compile_for_sm90(**options).asm["ttgir"]
-    assert mutations.findings(text) == 0
-    tally = Tally(f"hopper_flash_attention_bwd {example}")
-    for ordinal, op, line, key, mutant in mutations.mutants(text):
-        task, source, occurrence = key
-        wildcard = ("partition*", source, occurrence) if task.startswith("partition") else key
-        kind, reason = table.get(wildcard) or table.get(key) or (UNCLASSIFIED, "add it to CLASSES")
-        tally.add(kind, mutations.findings(mutant), f"{ordinal} {op} {key}", reason,
-                  f"{ordinal:3} line {line:4} {op:28}", f"  {key[0]}: {key[1]}")
-    tally.check()
-    assert tally.counts[RACE, True] >= 8  # the test can fail: races are there to find
 
 
 @pytest.mark.parametrize("args, expected", [
