@@ -129,11 +129,13 @@ def _consume_tiles(cid: tl.constexpr, q_tiles, do_tiles, ds_tiles, dq_tiles, k_t
         dk = tl.zeros([HALF, HEAD_DIM], dtype=tl.float32)
         dv = tl.zeros([HALF, HEAD_DIM], dtype=tl.float32)
         tlx.barrier_wait(kv_full, phase)
+        no_dq = tl.zeros([BLOCK_M, HEAD_DIM // 2], dtype=tl.float32)  # (dQ turns: no deferred dQ; LSE in the ring)
         dk, dv, _, count = consume_q_blocks(count, q_tiles, do_tiles, ds_tiles, dq_tiles, k_tiles, v_tiles, q_fulls,
-                                            do_fulls, empties, dk, dv, dk, lse_tiles, delta_tiles, lse_tiles,
-                                            delta_tiles, desc_dq, row0, lo, hi, offs_n, qk_scale, sm_scale, cid,
-                                            HEAD_DIM, BLOCK_M, STAGES, CAUSAL, False, dtype, True, False, True, False,
-                                            True, DESCENDING, TRIP, PEEL)
+                                            do_fulls, empties, dk, dv, no_dq, None, None, lse_tiles, delta_tiles,
+                                            desc_dq, row0, lo, hi, offs_n, qk_scale, sm_scale, cid, HEAD_DIM, BLOCK_M,
+                                            STAGES, CAUSAL, DS_OVER_DO=False, dtype=dtype, LSE_SMEM=True,
+                                            DQ_DEFER=False, DQ_TMA=True, DQ_HALVES=False, DQ_TURNS=True,
+                                            DESCENDING=DESCENDING, TRIP=TRIP, PEEL=PEEL)
         tlx.async_descriptor_store_wait(0)  # this consumer's last reduce-add has read the dQ tile
         tlx.named_barrier_wait(11, 256)  # both consumers' last wgmmas have read K, V and dS^T
         if cid == 0:
