@@ -50,6 +50,7 @@ from hopper_flash_attention_bwd_config import (  # noqa: E402,F401  (the config'
     BARRIER_BYTES, BLOCK_N, CANDIDATES, SMEM_LIMIT, default_config, dq_tile_columns, resolve_cluster,
     resolve_options, resolve_persistent, resolve_q_order, smem_bytes, tail_split)
 
+
 @triton.jit
 def _bwd_preprocess(o_ptr, do_ptr, delta_ptr, HEAD_DIM: tl.constexpr, ROWS: tl.constexpr):
     """delta = rowsum(O * dO) in fp32, ROWS rows per program."""
@@ -118,9 +119,9 @@ def _consume_tiles(cid: tl.constexpr, q_tiles, do_tiles, ds_tiles, dq_tiles, k_t
     HALF: tl.constexpr = 64
     qk_scale = sm_scale * 1.4426950408889634
     mine = persistent_tiles(tiles, CAUSAL)
-    if cid == 0:
-        n0, row0, lo, hi = tile_rows(0, N_CTX, CAUSAL)
-        _load_kv(desc_k, desc_v, k_tiles, v_tiles, kv_full, row0 + n0, HEAD_DIM, dtype, True)
+    if cid == 0:  # the first block's K and V
+        first_n0, first_row0, _, _ = tile_rows(0, N_CTX, CAUSAL)
+        _load_kv(desc_k, desc_v, k_tiles, v_tiles, kv_full, first_row0 + first_n0, HEAD_DIM, dtype, True)
     count = 0
     phase = 0
     for k in range(0, mine):
@@ -139,7 +140,7 @@ def _consume_tiles(cid: tl.constexpr, q_tiles, do_tiles, ds_tiles, dq_tiles, k_t
         tlx.async_descriptor_store_wait(0)  # this consumer's last reduce-add has read the dQ tile
         tlx.named_barrier_wait(11, 256)  # both consumers' last wgmmas have read K, V and dS^T
         if cid == 0:
-            next_n0, next_row0, lo, hi = tile_rows(k + 1, N_CTX, CAUSAL)
+            next_n0, next_row0, _, _ = tile_rows(k + 1, N_CTX, CAUSAL)
             _load_kv(desc_k, desc_v, k_tiles, v_tiles, kv_full, next_row0 + next_n0, HEAD_DIM, dtype, k + 1 < mine)
         _stage_and_store(dk, dv, desc_dk, desc_dv, dk_tiles, dv_tiles, row0, n0, sm_scale, cid, dtype)
         tlx.named_barrier_wait(12, 256)  # both consumers' staged dK and dV are read: dS^T and dQ tiles free again
