@@ -69,13 +69,9 @@ def _load(desc_q, desc_do, desc_k, desc_v, q_tiles, do_tiles, k_tiles, v_tiles, 
     """The producer: the program's K/V halves once, then Q and dO of each
     Q block into the ring (a slot goes back once both consumers are done)."""
     ELEM: tl.constexpr = tlx.size_of(dtype)
-    HALF: tl.constexpr = 64
     _meet_cluster(CLUSTER, INITS=True)
     rank = tlx.cluster_cta_rank()
-    tlx.barrier_expect_bytes(kv_full, 4 * HALF * HEAD_DIM * ELEM)
-    for c in tl.static_range(2):
-        tlx.async_descriptor_load(desc_k, k_tiles[c], [row0 + n0 + c * HALF, 0], kv_full)
-        tlx.async_descriptor_load(desc_v, v_tiles[c], [row0 + n0 + c * HALF, 0], kv_full)
+    _load_kv(desc_k, desc_v, k_tiles, v_tiles, kv_full, row0 + n0, HEAD_DIM, dtype)
     load_q_blocks(desc_q, desc_do, q_tiles, do_tiles, q_fulls, do_fulls, empties, row0, lo, hi, 0, HEAD_DIM, BLOCK_M,
                   STAGES, ELEM, desc_lse, desc_delta, lse_tiles, delta_tiles, LSE_SMEM, DESCENDING, TRIP, PEEL,
                   peer_empties, rank, CLUSTER)
@@ -98,13 +94,13 @@ def _load_tiles(desc_q, desc_do, q_tiles, do_tiles, q_fulls, do_fulls, empties, 
 
 
 @triton.jit
-def _load_kv(desc_k, desc_v, k_tiles, v_tiles, kv_full, row, HEAD_DIM: tl.constexpr, dtype: tl.constexpr, pred):
+def _load_kv(desc_k, desc_v, k_tiles, v_tiles, kv_full, row, HEAD_DIM: tl.constexpr, dtype: tl.constexpr,
+             pred=None):
     """K and V rows [row, row + 128), in 64-row halves, onto kv_full (if pred)."""
     tlx.barrier_expect_bytes(kv_full, 4 * 64 * HEAD_DIM * tlx.size_of(dtype), pred=pred)
     for c in tl.static_range(2):
         tlx.async_descriptor_load(desc_k, k_tiles[c], [row + c * 64, 0], kv_full, pred=pred)
         tlx.async_descriptor_load(desc_v, v_tiles[c], [row + c * 64, 0], kv_full, pred=pred)
-    tl.debug_barrier()  # (triton's barrier placement syncs the warp group here, not before each step's S^T)
 
 
 @triton.jit
@@ -122,6 +118,7 @@ def _consume_tiles(cid: tl.constexpr, q_tiles, do_tiles, ds_tiles, dq_tiles, k_t
     if cid == 0:  # the first block's K and V
         first_n0, first_row0, _, _ = tile_rows(0, N_CTX, CAUSAL)
         _load_kv(desc_k, desc_v, k_tiles, v_tiles, kv_full, first_row0 + first_n0, HEAD_DIM, dtype, True)
+        tl.debug_barrier()  # (triton's barrier placement syncs the warp group here, not before each step's S^T)
     count = 0
     phase = 0
     for k in range(0, mine):
@@ -142,6 +139,7 @@ def _consume_tiles(cid: tl.constexpr, q_tiles, do_tiles, ds_tiles, dq_tiles, k_t
         if cid == 0:
             next_n0, next_row0, _, _ = tile_rows(k + 1, N_CTX, CAUSAL)
             _load_kv(desc_k, desc_v, k_tiles, v_tiles, kv_full, next_row0 + next_n0, HEAD_DIM, dtype, k + 1 < mine)
+            tl.debug_barrier()  # (as after the first block's)
         _stage_and_store(dk, dv, desc_dk, desc_dv, dk_tiles, dv_tiles, row0, n0, sm_scale, cid, dtype)
         tlx.named_barrier_wait(12, 256)  # both consumers' staged dK and dV are read: dS^T and dQ tiles free again
         phase ^= 1

@@ -51,7 +51,6 @@ def add_partials(dk, dv, workspace, cid: tl.constexpr, HEAD_DIM: tl.constexpr):
     red_add(workspace + 128 * HEAD_DIM + offs, dv)
 
 
-
 @triton.jit
 def persistent_tiles(tiles, CAUSAL: tl.constexpr):
     """How many of the `tiles` (K/V blocks of every head) this persistent program runs (tile_rows)."""
