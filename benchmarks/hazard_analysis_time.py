@@ -18,6 +18,7 @@ os.environ["TRITON_ALWAYS_COMPILE"] = "1"  # the cache key does not see the anal
 
 import tlx_alias  # noqa: E402,F401
 import hopper_flash_attention as fa  # noqa: E402
+import hopper_flash_attention_bwd as fab  # noqa: E402
 import hopper_persistent_gemm as gemm  # noqa: E402
 import persistent_gemm  # noqa: E402
 
@@ -27,6 +28,11 @@ KERNELS = {
     "hopper_flash_attention D128 causal": lambda: fa.compile_for_sm90(128, causal=True),
     "hopper_flash_attention D256": lambda: fa.compile_for_sm90(256),
     "persistent_gemm (cp.async, aliased)": lambda: persistent_gemm.compile_for_sm90(ALIAS=True, STAGES=4),
+    # the backward's defaults up to N = 4096: persistent programs, dQ turns, LSE in the ring
+    "attention backward D128 persistent": lambda: fab.compile_for_sm90(
+        head_dim=128, persistent=True, dq_tma=True, dq_turns=True, lse_smem=True),
+    "attention backward D128 causal persistent": lambda: fab.compile_for_sm90(
+        head_dim=128, causal=True, persistent=True, dq_tma=True, dq_turns=True, lse_smem=True),
 }
 
 

@@ -447,9 +447,11 @@ def libtriton_facts(lib, cache_dir):
     data = {"key": key, "types": types, "exports": exports, "vtables": vtables}
     if cache:
         os.makedirs(cache_dir, exist_ok=True)
-        with open(cache + ".tmp", "w") as f:
+        # Per process: parallel test workers may fill the same cache at once.
+        tmp = f"{cache}.{os.getpid()}.tmp"
+        with open(tmp, "w") as f:
             json.dump(data, f)
-        os.replace(cache + ".tmp", cache)
+        os.replace(tmp, cache)
     return data
 
 

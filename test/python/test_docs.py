@@ -84,7 +84,7 @@ def test_python_blocks_parse(doc):
 
 def test_the_test_command_names_what_exists():
     readme = _read(os.path.join(ROOT, "README.md"))
-    command = re.search(r"^lit -v (\S+) && pytest -q (\S+)$", readme, re.M)
+    command = re.search(r"^lit -v (\S+) && pytest -q -n auto (\S+)$", readme, re.M)
     assert command, "README.md lost the test command"
     for path in command.groups():
         assert os.path.isdir(os.path.join(ROOT, path)), path

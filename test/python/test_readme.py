@@ -56,8 +56,9 @@ def test_install_gives_the_test_command_what_it_needs():
         pyproject = f.read()
     extras = re.search(r"^test = \[(.*)\]$", pyproject, re.M).group(1)
     extras = {name.strip().strip('"') for name in extras.split(",")}
-    assert {"pytest", "lit"} <= extras  # the README's test command: lit ... && pytest ...
-    assert "lit -v test/lit && pytest -q test/python" in _section("The two commands")
+    # the README's test command: lit ... && pytest -n (pytest-xdist's: one worker a core) ...
+    assert {"pytest", "pytest-xdist", "lit"} <= extras
+    assert "lit -v test/lit && pytest -q -n auto test/python" in _section("The two commands")
     # Every third-party module the tests import comes with the extras.
     tests = os.path.join(ROOT, "test", "python")
     local = {name[:-3] for folder in ("test/python", "test", "test/support", "examples", "benchmarks")

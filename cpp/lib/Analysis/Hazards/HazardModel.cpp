@@ -99,7 +99,20 @@ Intervals commonBytes(const Range &a, const Range &b) {
   return common;
 }
 
-bool overlaps(const Range &a, const Range &b) { return !commonBytes(a, b).empty(); }
+bool overlaps(const Range &a, const Range &b) {
+  // commonBytes without building the list: race detection asks this of
+  // every pair of access instances on overlapping bounds.
+  auto anyInterval = [](const Range &r, auto &&pred) {
+    if (!r.known())
+      return pred(Interval{0, r.allocSize});
+    if (r.pieces.empty())
+      return pred(Interval{r.start, r.start + r.size});
+    return llvm::any_of(r.pieces, pred);
+  };
+  return a.alloc == b.alloc && anyInterval(a, [&](Interval x) {
+           return anyInterval(b, [&](Interval y) { return std::max(x.lo, y.lo) < std::min(x.hi, y.hi); });
+         });
+}
 
 const std::optional<Intervals> &ByteModel::subsliceBytes(Operation *slice) {
   auto [it, fresh] = subslices.try_emplace(slice);

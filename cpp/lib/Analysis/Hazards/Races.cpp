@@ -6,7 +6,12 @@
 
 #include "HazardModel.h"
 
+#include "llvm/ADT/DenseMap.h"
 #include "llvm/ADT/DenseSet.h"
+#include "llvm/ADT/STLExtras.h"
+
+#include <map>
+#include <tuple>
 
 namespace mlir::triton::tlx::hazards {
 
@@ -43,6 +48,74 @@ bool mayConflict(const Item &x, const Item &y) {
          x.lo < y.hi && y.lo < x.hi && overlaps(x.access->range, y.access->range);
 }
 
+/// An item by its task and its index in that task's items.
+struct Ref {
+  uint32_t task, index;
+  bool operator<(const Ref &o) const { return std::tie(task, index) < std::tie(o.task, o.index); }
+};
+
+/// The items of one allocation with the same byte bounds (one view of one
+/// ring slot, over the replay's rounds), each list in (task, index) order.
+struct SameBounds {
+  int64_t lo, hi;
+  std::vector<Ref> all, writes, handedOffLoads;
+};
+
+/// The items findRaces pairs with each item: those of an earlier task, or a
+/// handed-off load earlier in its own task, on overlapping bytes of its
+/// allocation, one of the two writing. A persistent kernel's replayed rounds
+/// make tens of thousands of items, most on a few ring slots: pairing every
+/// item with every other took seconds; grouped by their bounds, an item
+/// meets only the groups it overlaps.
+class Partners {
+public:
+  explicit Partners(const std::vector<std::vector<Item>> &items) : items(items) {
+    std::map<std::tuple<Operation *, int64_t, int64_t>, size_t> groupOf;
+    for (auto [t, taskItems] : llvm::enumerate(items))
+      for (auto [i, item] : llvm::enumerate(taskItems)) {
+        Operation *alloc = item.access->range.alloc;
+        auto [it, added] = groupOf.try_emplace({alloc, item.lo, item.hi}, 0);
+        std::vector<SameBounds> &groups = byAlloc[alloc];
+        if (added) {
+          it->second = groups.size();
+          groups.push_back({item.lo, item.hi, {}, {}, {}});
+        }
+        SameBounds &group = groups[it->second];
+        Ref ref{uint32_t(t), uint32_t(i)};
+        group.all.push_back(ref);
+        if (item.access->write)
+          group.writes.push_back(ref);
+        if (item.handedOffLoad)
+          group.handedOffLoads.push_back(ref);
+      }
+  }
+
+  /// Item y's partners, in the order of a scan over tasks, then items.
+  const std::vector<Ref> &of(uint32_t b, uint32_t y) {
+    const Item &item = items[b][y];
+    partners.clear();
+    for (const SameBounds &group : byAlloc[item.access->range.alloc]) {
+      if (!(group.lo < item.hi && item.lo < group.hi))
+        continue;
+      for (Ref x : item.access->write ? group.all : group.writes) {
+        if (x.task >= b)
+          break;
+        partners.push_back(x);
+      }
+      auto first = llvm::lower_bound(group.handedOffLoads, Ref{b, 0});
+      for (; first != group.handedOffLoads.end() && first->task == b && first->index < y; ++first)
+        partners.push_back(*first);
+    }
+    llvm::sort(partners);
+    return partners;
+  }
+
+private:
+  const std::vector<std::vector<Item>> &items;
+  DenseMap<Operation *, std::vector<SameBounds>> byAlloc;
+  std::vector<Ref> partners;
+};
+
 } // namespace
 
 std::vector<Race> findRaces(const std::vector<TaskTrace> &tasks, const TaskOrder &order) {
@@ -78,18 +151,11 @@ std::vector<Race> findRaces(const std::vector<TaskTrace> &tasks, const TaskOrder
     found.insert({x.access->op, y.access->op});
     races.push_back({a, x.entry, b, y.entry});
   };
-  for (size_t b = 0; b < tasks.size(); ++b)
-    for (const Item &y : items[b]) {
-      for (size_t a = 0; a < b; ++a)
-        for (const Item &x : items[a])
-          consider(a, x, b, y);
-      for (const Item &x : items[b]) {
-        if (x.entry >= y.entry)
-          break;
-        if (x.handedOffLoad)
-          consider(b, x, b, y);
-      }
-    }
+  Partners partners(items);
+  for (uint32_t b = 0; b < tasks.size(); ++b)
+    for (uint32_t y = 0; y < items[b].size(); ++y)
+      for (Ref x : partners.of(b, y))
+        consider(x.task, items[x.task][x.index], b, items[b][y]);
   return races;
 }
 
