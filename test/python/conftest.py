@@ -1,4 +1,5 @@
 import os
+import re
 import subprocess
 import sys
 import tempfile
@@ -106,8 +107,6 @@ def expect_compilation_error(compile_body, body, error_type, message):
     """Compiles `body`, which must fail with a CompilationError whose text
     matches `message` (a regex) and whose cause is of class `error_type`
     (None: any); returns the error's text."""
-    import re
-
     from triton.compiler.errors import CompilationError
     with pytest.raises(CompilationError) as info:
         compile_body(body)
@@ -116,3 +115,18 @@ def expect_compilation_error(compile_body, body, error_type, message):
         assert type(info.value.__cause__).__name__ == error_type, repr(info.value.__cause__)
     assert re.search(message, text), text
     return text
+
+
+def unchecked_waits(ttgir):
+    """The source lines of the waits where tlx-opt
+    --tlx-check-hazards=report-unchecked says the tasks of `ttgir` fall out
+    of step (what follows them is not checked)."""
+    proc = subprocess.run(["tlx-opt", "--tlx-check-hazards=report-unchecked=1", "-", "-o", os.devnull],
+                          input=ttgir, capture_output=True, text=True)
+    assert proc.returncode == 0, proc.stderr[-2000:]
+    waits = set()
+    for path, line in re.findall(r"^(.+?):(\d+):\d+: remark: tlx-check-hazards: the tasks fall out of step",
+                                 proc.stderr, re.M):
+        with open(path) as f:
+            waits.add(f.read().splitlines()[int(line) - 1].split("#")[0].strip())
+    return waits

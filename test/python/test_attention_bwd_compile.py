@@ -24,6 +24,7 @@ import pytest
 import triton
 from tlx_alias._triton_version import running_triton_at_least
 
+from conftest import unchecked_waits
 from tlx_alias import _hazards
 from tlx_alias._triton import passes as _pipeline
 
@@ -116,6 +117,7 @@ def test_backward_compiles_without_hazards(config, monkeypatch):
     kernel = fab.compile_for_sm90(**CONFIGS[config])
     module, context = _pipeline.parse_module(kernel.asm["ttgir"])
     assert _hazards.findings(module, context) == []
+    assert unchecked_waits(kernel.asm["ttgir"]) == set()  # the analysis saw all of it
     options = CONFIGS[config]
     default_m, default_stages, default_ds = fab.default_config(options["head_dim"], options.get("alias", True))
     block_m = options.get("block_m", default_m)

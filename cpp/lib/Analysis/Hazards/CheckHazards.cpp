@@ -48,7 +48,7 @@ struct TLXCheckHazardsPass : impl::TLXCheckHazardsBase<TLXCheckHazardsPass> {
   void runOnOperation() override {
     ModuleOp module = getOperation();
     int iterations = maxIterations > 0 ? int(maxIterations) : int(defaultIterations(module));
-    ControlFlowReplay(module, std::min(iterations, 64)).run();
+    ControlFlowReplay(module, std::min(iterations, 64), reportUnchecked).run();
   }
 };
 

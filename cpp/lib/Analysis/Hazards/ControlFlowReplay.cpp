@@ -303,6 +303,9 @@ void ControlFlowReplay::runWarpSpecialize(Operation *ws) {
   for (auto &t : tasks)
     traces.push_back({&t->trace, t->threads});
   TaskOrder order = orderTasks(traces, semantics.arrivalCounts());
+  if (reportUnchecked)
+    for (auto [t, replayed] : llvm::enumerate(tasks))
+      remarkUnchecked(replayed->trace, order.inStep[t]);
   for (const Race &race : findRaces(traces, order)) {
     const Access &a = tasks[race.taskA]->trace[race.entryA].access;
     const Access &b = tasks[race.taskB]->trace[race.entryB].access;
@@ -313,6 +316,26 @@ void ControlFlowReplay::runWarpSpecialize(Operation *ws) {
     else
       reportAcrossTasks(a, b, reported);
   }
+}
+
+/// Where a task's trace fell out of step with the others' (HandOffs.cpp's
+/// breakDeadlock) and how many of its accesses that left unchecked.
+void ControlFlowReplay::remarkUnchecked(const std::vector<TraceEntry> &trace, size_t inStep) {
+  if (inStep >= trace.size())
+    return;
+  auto isAccess = [](const TraceEntry &e) { return e.kind == TraceEntry::AccessEntry; };
+  size_t unchecked = llvm::count_if(llvm::drop_begin(trace, inStep), isAccess);
+  Operation *at = trace[inStep].waitOp;
+  if (!at)
+    if (auto first = llvm::find_if(llvm::drop_begin(trace, inStep), isAccess); first != trace.end())
+      at = first->access.op;
+  if (!unchecked || !at || !uncheckedRemarked.insert(at->getLoc().getAsOpaquePointer()).second)
+    return;
+  emitRemark(at->getLoc()) << "tlx-check-hazards: the tasks fall out of step here (no simulated arrival "
+                              "completes this wait: a missing arrive, or loops whose shapes differ "
+                              "between tasks); "
+                           << unchecked << " of this task's " << llvm::count_if(trace, isAccess)
+                           << " accesses (over the simulated rounds) from here on are not checked";
 }
 
 } // namespace mlir::triton::tlx::hazards

@@ -116,6 +116,7 @@ struct TraceEntry {
   int64_t count = 1;           // Release
   int64_t bytes = 0;           // Release (expected) / TMA load (delivered)
   bool pendingInTask = false;  // TMA loads its own task waits for
+  Operation *waitOp = nullptr; // Acquire: the waiting op (for report-unchecked)
 };
 
 // --- bytes and values -------------------------------------------------------

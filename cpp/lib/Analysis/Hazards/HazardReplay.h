@@ -87,8 +87,9 @@ llvm::DenseSet<Operation *> findTritonFences(ModuleOp module);
 /// arguments) and reports what its tasks race on.
 class ControlFlowReplay {
 public:
-  ControlFlowReplay(ModuleOp module, int maxIterations)
-      : module(module), maxIterations(maxIterations), semantics(bytes, reported) {}
+  ControlFlowReplay(ModuleOp module, int maxIterations, bool reportUnchecked = false)
+      : module(module), maxIterations(maxIterations), reportUnchecked(reportUnchecked),
+        semantics(bytes, reported) {}
 
   void run();
 
@@ -105,9 +106,13 @@ private:
   void runIf(scf::IfOp ifOp, State &state);
   void runTask(ReplayTask &t, DenseMap<Value, int64_t> env);
   void runWarpSpecialize(Operation *ws);
+  void remarkUnchecked(const std::vector<TraceEntry> &trace, size_t inStep);
 
   ModuleOp module;
   int maxIterations;
+  bool reportUnchecked;
+  // Once per source location: over the sample runs and replicated partitions.
+  llvm::DenseSet<const void *> uncheckedRemarked;
   ReplayTask *task = nullptr;
   int64_t budget = 4000000; // simulated ops, over the whole module
   Reported reported;

@@ -230,6 +230,7 @@ bool OpSemantics::runBarrierOp(Operation *op, State &state) {
     Key key = keyOf(*bar);
     TraceEntry &entry = mark(TraceEntry::Acquire, key);
     entry.phase = 0;
+    entry.waitOp = op;
     if (op->getNumOperands() >= 2)
       waitedPhase(key, op->getOperand(1), entry);
   } else if (name == kArriveBarrier) {
@@ -265,7 +266,7 @@ void OpSemantics::runNamedBarrier(Operation *op) {
       op->getNumOperands() >= 2 ? eval(op->getOperand(1)) : std::nullopt;
   mark(TraceEntry::Release, key).count = threads ? *threads : kUnknown;
   if (sync) // waits for the generation its own arrival joined
-    mark(TraceEntry::Acquire, key);
+    mark(TraceEntry::Acquire, key).waitOp = op;
 }
 
 } // namespace mlir::triton::tlx::hazards

@@ -310,7 +310,9 @@ def TLXCheckHazards : Pass<"tlx-check-hazards", "mlir::ModuleOp"> {
     task hands to another one and a later access of its own, that neither
     completes before the other starts is a hazard. Where every task waits
     for a phase that the simulated rounds never complete (a missing arrive:
-    a hang), the wait is let through and what follows is not checked.
+    a hang, or loops whose shapes differ between tasks), the wait is let
+    through and what follows is not checked; `report-unchecked` says where
+    and how much (a remark at that wait).
     Synchronous accesses within one task are left to triton's membar.
 
     Scalar kernel arguments take two sample values in two runs (829, and
@@ -325,7 +327,9 @@ def TLXCheckHazards : Pass<"tlx-check-hazards", "mlir::ModuleOp"> {
   }];
   let options = [
     Option<"maxIterations", "max-iterations", "int", /*default=*/"0",
-           "Iterations a loop of unknown trip count is unrolled (0: twice the largest buffer count plus 2, at least 12, rounded up to a whole number of every ring's phase cycles when that stays within 24); known trip counts run in full up to 64 or this">
+           "Iterations a loop of unknown trip count is unrolled (0: twice the largest buffer count plus 2, at least 12, rounded up to a whole number of every ring's phase cycles when that stays within 24); known trip counts run in full up to 64 or this">,
+    Option<"reportUnchecked", "report-unchecked", "bool", /*default=*/"false",
+           "Also remark, at the wait where the simulated tasks fall out of step, how many of that task's accesses after it are not checked">
   ];
 }
 
