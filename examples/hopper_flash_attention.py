@@ -21,37 +21,11 @@ from hopper_flash_attention_config import (  # noqa: F401  (smem_bytes: for call
     smem_bytes)
 
 from hopper_flash_attention_softmax import block_softmax, to_16bit, rescale_moved
-from hopper_flash_attention_tiles import (_load_shared, _meet_cluster, _peer_freed, _tile_coords, _tiles_of,
-                                         check_cluster, check_tile_order, grid_size, resident_clusters,
-                                         tile_table_tensor)
+from hopper_flash_attention_tiles import (_block_start, _diagonal_blocks_start, _kv_part, _load_shared, _meet_cluster,
+                                         _peer_freed, _tile_coords, _tile_rows, _tiles_of, check_cluster,
+                                         check_tile_order, grid_size, resident_clusters, tile_table_tensor)
 
 LOG2E = 1.4426950408889634
-
-
-@triton.jit
-def _tile_rows(start_m, num_pid_m, N_CTX, BLOCK_M: tl.constexpr, CAUSAL: tl.constexpr, CLUSTER: tl.constexpr = 1):
-    """(first row, lo, hi): row block start_m's first Q row and its K/V rows;
-    causal, up to its cluster's last row (the CTAs of a cluster read the same
-    K/V blocks). A causal tiling that overshoots N (192-row tiles) ends at N
-    and begins before row 0: the rows past the end would be the longest
-    tile's, the rows before the start cost one masked block (5.5% fewer K/V
-    blocks at N = 4096). Rows outside [0, N) are computed, not stored."""
-    first = start_m * BLOCK_M - (num_pid_m * BLOCK_M - N_CTX if CAUSAL else 0)
-    hi = tl.minimum(first - start_m % CLUSTER * BLOCK_M + BLOCK_M * CLUSTER, N_CTX) if CAUSAL else N_CTX
-    return first, 0, hi
-
-
-@triton.jit
-def _block_start(kv_pos, lo, hi, BLOCK_M: tl.constexpr, DIAGONAL_FIRST: tl.constexpr):
-    """Where the K/V block at loop position kv_pos begins: in order, or
-    (DIAGONAL_FIRST) the diagonal's BLOCK_M // BLOCK_N blocks first and then
-    the others in order, so that a causal tile's masked blocks come first and
-    the loop after them needs no mask (a masked softmax in the loop made
-    ptxas spill there)."""
-    if DIAGONAL_FIRST:
-        return tl.where(kv_pos < lo + BLOCK_M, kv_pos + (hi - BLOCK_M - lo), kv_pos - BLOCK_M)
-    else:
-        return kv_pos
 
 
 @triton.jit
@@ -176,13 +150,17 @@ def _load_tiles(desc_q, desc_k, desc_v, q_tiles, k_tiles, v_tiles, q_fulls, q_em
             tlx.barrier_wait(q_empties[qb], q_phase ^ 1)
             tlx.barrier_expect_bytes(q_fulls[qb], BM_HALF * HEAD_DIM * ELEM)
             tlx.async_descriptor_load(desc_q, q_tiles[qb], [row0 + first_row + c * BM_HALF, 0], q_fulls[qb])
-        for kv_pos in range(lo, hi, BLOCK_N):
-            kv_start = _block_start(kv_pos, lo, hi, BLOCK_M * CLUSTER, DIAG_FIRST)
-            _load_kv(desc_k, k_tiles, k_fulls, k_empties, k_peer_empties, kv_count, row0 + kv_start, rank,
-                     K_STAGES, BLOCK_N * HEAD_DIM * ELEM, CLUSTER)
-            _load_kv(desc_v, v_tiles, v_fulls, v_empties, v_peer_empties, kv_count + v_shift, row0 + kv_start, rank,
-                     V_STAGES, BLOCK_N * HEAD_DIM * ELEM, CLUSTER)
-            kv_count += 1
+        # in the consumers' loops: a causal tile that is no multiple of BLOCK_N in three (see _kv_part)
+        SPLIT: tl.constexpr = CAUSAL and BLOCK_M % BLOCK_N != 0
+        for part in tl.static_range(3 if SPLIT else 1):
+            start, end = _kv_part(part, lo, hi, first_row, BLOCK_N, SPLIT)
+            for kv_pos in range(start, end, BLOCK_N):
+                kv_start = _block_start(kv_pos, lo, hi, BLOCK_M * CLUSTER, DIAG_FIRST)
+                _load_kv(desc_k, k_tiles, k_fulls, k_empties, k_peer_empties, kv_count, row0 + kv_start, rank,
+                         K_STAGES, BLOCK_N * HEAD_DIM * ELEM, CLUSTER)
+                _load_kv(desc_v, v_tiles, v_fulls, v_empties, v_peer_empties, kv_count + v_shift, row0 + kv_start,
+                         rank, V_STAGES, BLOCK_N * HEAD_DIM * ELEM, CLUSTER)
+                kv_count += 1
         if O_OVER_V:  # the consumers' O entries: free V slots, handed over by a plain arrive
             for c in tl.static_range(NUM_MMA_GROUPS):
                 v_slot, v_phase = _ring(kv_count + v_shift + c, V_STAGES)
@@ -250,7 +228,7 @@ def _other_blocks(kv_count, v_shift, lo, hi, q, q_regs, k_tiles, v_tiles, k_full
                                         PV_IN_TURN)
             kv_count += 1
     elif CAUSAL and BLOCK_M % BLOCK_N != 0:  # 192 x 128: the last two blocks reach the diagonal
-        mask_start = tl.maximum((diagonal // BLOCK_N) * BLOCK_N, lo + BLOCK_N)
+        mask_start = _diagonal_blocks_start(diagonal, lo, BLOCK_N)
         for kv_pos in range(lo + BLOCK_N, mask_start, BLOCK_N):
             acc, p, m_i, l_i = _kv_step(kv_count, v_shift, kv_pos, q, k_tiles, v_tiles, k_fulls, k_empties, v_fulls,
                                         v_empties, acc, p, m_i, l_i, qk_scale, offs_m, diagonal, cid, K_STAGES,

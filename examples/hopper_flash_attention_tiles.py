@@ -3,7 +3,8 @@ examples/hopper_flash_attention.py runs, and in which order: the device side
 (_tile_coords, _tiles_of) and, for TILE_ORDER "table", the host side that
 builds the table (causal_tile_table); and what the forward's and the
 backward's clusters of two CTAs share (_meet_cluster, _peer_freed,
-_load_shared, resident_clusters).
+_load_shared, resident_clusters); and which rows and K/V blocks a tile
+covers (_tile_rows, _block_start, _kv_part).
 
 TILE_ORDER:
   "rows"   program p runs tiles p, p + nprogs, ... of the head-major row order:
@@ -26,6 +27,62 @@ import triton.language as tl
 import tlx_alias as tlx
 
 GROUP_HEADS = 4
+
+
+@triton.jit
+def _tile_rows(start_m, num_pid_m, N_CTX, BLOCK_M: tl.constexpr, CAUSAL: tl.constexpr, CLUSTER: tl.constexpr = 1):
+    """(first row, lo, hi): row block start_m's first Q row and its K/V rows;
+    causal, up to its cluster's last row (the CTAs of a cluster read the same
+    K/V blocks). A causal tiling that overshoots N (192-row tiles) ends at N
+    and begins before row 0: the rows past the end would be the longest
+    tile's, the rows before the start cost one masked block (5.5% fewer K/V
+    blocks at N = 4096). Rows outside [0, N) are computed, not stored."""
+    first = start_m * BLOCK_M - (num_pid_m * BLOCK_M - N_CTX if CAUSAL else 0)
+    hi = tl.minimum(first - start_m % CLUSTER * BLOCK_M + BLOCK_M * CLUSTER, N_CTX) if CAUSAL else N_CTX
+    return first, 0, hi
+
+
+@triton.jit
+def _block_start(kv_pos, lo, hi, BLOCK_M: tl.constexpr, DIAGONAL_FIRST: tl.constexpr):
+    """Where the K/V block at loop position kv_pos begins: in order, or
+    (DIAGONAL_FIRST) the diagonal's BLOCK_M // BLOCK_N blocks first and then
+    the others in order, so that a causal tile's masked blocks come first and
+    the loop after them needs no mask (a masked softmax in the loop made
+    ptxas spill there)."""
+    if DIAGONAL_FIRST:
+        return tl.where(kv_pos < lo + BLOCK_M, kv_pos + (hi - BLOCK_M - lo), kv_pos - BLOCK_M)
+    else:
+        return kv_pos
+
+
+@triton.jit
+def _diagonal_blocks_start(diagonal, lo, BLOCK_N: tl.constexpr):
+    """Where a causal tile's masked K/V blocks begin when it is no multiple
+    of BLOCK_N (192 x 128: the last two reach the diagonal), after its
+    first block."""
+    return tl.maximum((diagonal // BLOCK_N) * BLOCK_N, lo + BLOCK_N)
+
+
+@triton.jit
+def _kv_part(part: tl.constexpr, lo, hi, diagonal, BLOCK_N: tl.constexpr, SPLIT: tl.constexpr):
+    """[start, end) of the producer's K/V loop `part`: [lo, hi), or (SPLIT)
+    the three loops the consumers take a causal tile that is no multiple of
+    BLOCK_N in: its first block, the blocks up to the masked ones, those.
+    The same loads in the same order; in the consumers' loop shape, which
+    the hazard analysis needs to replay the tasks in step (loops of unknown
+    trip count run a bounded number of rounds each)."""
+    start = lo
+    end = hi
+    if SPLIT:
+        mask_start = _diagonal_blocks_start(diagonal, lo, BLOCK_N)
+        if part == 0:
+            end = lo + BLOCK_N
+        elif part == 1:
+            start = lo + BLOCK_N
+            end = mask_start
+        else:
+            start = mask_start
+    return start, end
 
 
 @triton.jit
