@@ -321,15 +321,14 @@ void ControlFlowReplay::runWarpSpecialize(Operation *ws) {
 /// Where a task's trace fell out of step with the others' (HandOffs.cpp's
 /// breakDeadlock) and how many of its accesses that left unchecked.
 void ControlFlowReplay::remarkUnchecked(const std::vector<TraceEntry> &trace, size_t inStep) {
-  if (inStep >= trace.size())
-    return;
   auto isAccess = [](const TraceEntry &e) { return e.kind == TraceEntry::AccessEntry; };
-  size_t unchecked = llvm::count_if(llvm::drop_begin(trace, inStep), isAccess);
-  Operation *at = trace[inStep].waitOp;
-  if (!at)
-    if (auto first = llvm::find_if(llvm::drop_begin(trace, inStep), isAccess); first != trace.end())
-      at = first->access.op;
-  if (!unchecked || !at || !uncheckedRemarked.insert(at->getLoc().getAsOpaquePointer()).second)
+  auto rest = llvm::drop_begin(trace, std::min(inStep, trace.size()));
+  size_t unchecked = llvm::count_if(rest, isAccess);
+  if (!unchecked)
+    return;
+  // At the wait it stopped at, else (a task that stopped elsewhere) its first unchecked access.
+  Operation *at = trace[inStep].waitOp ? trace[inStep].waitOp : llvm::find_if(rest, isAccess)->access.op;
+  if (!uncheckedRemarked.insert(at->getLoc().getAsOpaquePointer()).second)
     return;
   emitRemark(at->getLoc()) << "tlx-check-hazards: the tasks fall out of step here (no simulated arrival "
                               "completes this wait: a missing arrive, or loops whose shapes differ "

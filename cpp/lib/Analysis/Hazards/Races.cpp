@@ -43,11 +43,6 @@ std::vector<Item> itemsOf(const TaskTrace &task, size_t t, const TaskOrder &orde
   return items;
 }
 
-bool mayConflict(const Item &x, const Item &y) {
-  return (x.access->write || y.access->write) && x.access->range.alloc == y.access->range.alloc &&
-         x.lo < y.hi && y.lo < x.hi && overlaps(x.access->range, y.access->range);
-}
-
 /// An item by its task and its index in that task's items.
 struct Ref {
   uint32_t task, index;
@@ -136,7 +131,9 @@ std::vector<Race> findRaces(const std::vector<TaskTrace> &tasks, const TaskOrder
     races.push_back({a, x.entry, b, y.entry, /*unfenced=*/true});
   };
   auto consider = [&](size_t a, const Item &x, size_t b, const Item &y) {
-    if (!mayConflict(x, y) || found.contains({x.access->op, y.access->op}))
+    // Partners gives one allocation, overlapping bounds, one writing: left
+    // is whether their pieces (padded or sliced views) share a byte.
+    if (!overlaps(x.access->range, y.access->range) || found.contains({x.access->op, y.access->op}))
       return;
     if (order.completesBefore(a, x.entry, b, y.entry, tasks)) {
       checkFence(a, x, b, y);
