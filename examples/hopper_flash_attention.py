@@ -21,9 +21,9 @@ from hopper_flash_attention_config import (  # noqa: F401  (smem_bytes: for call
     smem_bytes)
 
 from hopper_flash_attention_softmax import block_softmax, to_16bit, rescale_moved
-from hopper_flash_attention_tiles import (_block_start, _diagonal_blocks_start, _kv_part, _load_shared, _meet_cluster,
-                                         _peer_freed, _tile_coords, _tile_rows, _tiles_of, check_cluster,
-                                         check_tile_order, grid_size, resident_clusters, tile_table_tensor)
+from hopper_flash_attention_tiles import (_block_start, _kv_part, _load_shared, _meet_cluster, _peer_freed, _tile_coords,
+                                         _tile_rows, _tiles_of, check_cluster, check_tile_order, grid_size,
+                                         resident_clusters, tile_table_tensor)
 
 LOG2E = 1.4426950408889634
 
@@ -228,14 +228,15 @@ def _other_blocks(kv_count, v_shift, lo, hi, q, q_regs, k_tiles, v_tiles, k_full
                                         PV_IN_TURN)
             kv_count += 1
     elif CAUSAL and BLOCK_M % BLOCK_N != 0:  # 192 x 128: the last two blocks reach the diagonal
-        mask_start = _diagonal_blocks_start(diagonal, lo, BLOCK_N)
-        for kv_pos in range(lo + BLOCK_N, mask_start, BLOCK_N):
+        start, end = _kv_part(1, lo, hi, diagonal, BLOCK_N, True)  # the producer's loops too
+        for kv_pos in range(start, end, BLOCK_N):
             acc, p, m_i, l_i = _kv_step(kv_count, v_shift, kv_pos, q, k_tiles, v_tiles, k_fulls, k_empties, v_fulls,
                                         v_empties, acc, p, m_i, l_i, qk_scale, offs_m, diagonal, cid, K_STAGES,
                                         V_STAGES, BLOCK_N, "none", TURNS, q_regs, Q_REG_COLS, P16, RESCALE_SKIP,
                                         PV_IN_TURN)
             kv_count += 1
-        for kv_pos in range(mask_start, hi, BLOCK_N):
+        start, end = _kv_part(2, lo, hi, diagonal, BLOCK_N, True)
+        for kv_pos in range(start, end, BLOCK_N):
             acc, p, m_i, l_i = _kv_step(kv_count, v_shift, kv_pos, q, k_tiles, v_tiles, k_fulls, k_empties, v_fulls,
                                         v_empties, acc, p, m_i, l_i, qk_scale, offs_m, diagonal, cid, K_STAGES,
                                         V_STAGES, BLOCK_N, "all", TURNS, q_regs, Q_REG_COLS, P16, RESCALE_SKIP,

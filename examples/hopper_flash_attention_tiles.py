@@ -56,25 +56,18 @@ def _block_start(kv_pos, lo, hi, BLOCK_M: tl.constexpr, DIAGONAL_FIRST: tl.const
 
 
 @triton.jit
-def _diagonal_blocks_start(diagonal, lo, BLOCK_N: tl.constexpr):
-    """Where a causal tile's masked K/V blocks begin when it is no multiple
-    of BLOCK_N (192 x 128: the last two reach the diagonal), after its
-    first block."""
-    return tl.maximum((diagonal // BLOCK_N) * BLOCK_N, lo + BLOCK_N)
-
-
-@triton.jit
 def _kv_part(part: tl.constexpr, lo, hi, diagonal, BLOCK_N: tl.constexpr, SPLIT: tl.constexpr):
-    """[start, end) of the producer's K/V loop `part`: [lo, hi), or (SPLIT)
-    the three loops the consumers take a causal tile that is no multiple of
-    BLOCK_N in: its first block, the blocks up to the masked ones, those.
-    The same loads in the same order; in the consumers' loop shape, which
-    the hazard analysis needs to replay the tasks in step (loops of unknown
-    trip count run a bounded number of rounds each)."""
+    """[start, end) of K/V loop `part` of a tile: [lo, hi), or (SPLIT) the
+    three loops a causal tile that is no multiple of BLOCK_N (192 x 128) is
+    taken in: its first block, the blocks up to the two that reach the
+    diagonal, those. The consumers run them (the masked two apart), and the
+    producer too: the same loads in the same order, in the consumers' loop
+    shape, which the hazard analysis needs to replay the tasks in step
+    (loops of unknown trip count run a bounded number of rounds each)."""
     start = lo
     end = hi
     if SPLIT:
-        mask_start = _diagonal_blocks_start(diagonal, lo, BLOCK_N)
+        mask_start = tl.maximum((diagonal // BLOCK_N) * BLOCK_N, lo + BLOCK_N)
         if part == 0:
             end = lo + BLOCK_N
         elif part == 1:
