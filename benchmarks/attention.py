@@ -177,6 +177,7 @@ CANDIDATES = [
     ("leader arrives (warp-group bar.sync before each)", dict(thread_arrives=""), (64, 128, 256), BOTH_MASKS),
     ("leader arrives for V", dict(thread_arrives="kq"), (64, 128, 256), BOTH_MASKS),
     ("rescale every block", dict(rescale_skip=False), (64, 128, 256), BOTH_MASKS),
+    ("PV waited for before the softmax", dict(late_pv_wait=False), (128, ), BOTH_MASKS),
     ("lazy rescale (8)", dict(rescale_skip=8.0), (128, ), (True, )),
     ("one CTA a cluster (no K/V multicast)", dict(cluster=1), (128, ), BOTH_MASKS),
     ("clusters of two CTAs (K/V multicast)", dict(cluster=2), (64, ), BOTH_MASKS),

@@ -17,8 +17,8 @@ import triton.language as tl
 
 import tlx_alias as tlx
 from hopper_flash_attention_config import (  # noqa: F401  (smem_bytes: for callers)
-    check_inputs, check_rescale_skip, default_cluster, default_config, default_groups, default_issue, default_schedule,
-    smem_bytes)
+    check_inputs, check_late_pv_wait, check_rescale_skip, default_cluster, default_config, default_groups,
+    default_issue, default_schedule, smem_bytes)
 
 from hopper_flash_attention_softmax import block_softmax, to_16bit, rescale_moved
 from hopper_flash_attention_tiles import (_block_start, _kv_part, _load_shared, _meet_cluster, _peer_freed, _tile_coords,
@@ -56,13 +56,15 @@ def _kv_step(kv_count, v_shift, kv_start, q, k_tiles, v_tiles, k_fulls, k_emptie
              l_i, qk_scale, offs_m, diagonal, cid: tl.constexpr, K_STAGES: tl.constexpr, V_STAGES: tl.constexpr,
              BLOCK_N: tl.constexpr, MASK: tl.constexpr, TURNS: tl.constexpr, q_regs=None,
              Q_REG_COLS: tl.constexpr = 0, P16: tl.constexpr = "", RESCALE_SKIP: tl.constexpr = -1.0,
-             PV_IN_TURN: tl.constexpr = False):
+             PV_IN_TURN: tl.constexpr = False, LATE_PV_WAIT: tl.constexpr = False):
     """K/V block kv_count of a consumer: QK^T of this block runs while PV of
     the one before (its V at ring position kv_count - 1 + v_shift) is issued,
     then this block's softmax. MASK: "none", "all" (the causal mask) or
     "diagonal" (the mask where the block reaches the diagonal).
     PV_IN_TURN: the next consumer's turn starts once this consumer has
-    issued PV too (FlashAttention-3's order), else once it issued QK^T."""
+    issued PV too (FlashAttention-3's order), else once it issued QK^T.
+    LATE_PV_WAIT (with RESCALE_SKIP): PV is waited for inside the rescale's
+    asm, after the softmax, so that the softmax overlaps this PV."""
     slot, phase = _ring(kv_count, K_STAGES)
     tlx.barrier_wait(k_fulls[slot], phase)
     _issue_in_turn(cid, TURNS)
@@ -81,12 +83,16 @@ def _kv_step(kv_count, v_shift, kv_start, q, k_tiles, v_tiles, k_fulls, k_emptie
         p = to_16bit(p32, q.dtype, P16)
     else:
         p = p32
-    acc = tlx.async_dot_wait(0, acc)
-    tlx.barrier_arrive(v_empties[v_slot])
-    if RESCALE_SKIP >= 0:  # a warp whose rows' maxima stayed put (every alpha 1) skips the multiplies
-        acc = rescale_moved(acc, alpha)
+    if LATE_PV_WAIT:  # the asm waits for PV; the wait after it finds nothing in flight and keeps V's release after
+        acc = tlx.async_dot_wait(0, rescale_moved(acc, alpha, True))
+        tlx.barrier_arrive(v_empties[v_slot])
     else:
-        acc = acc * alpha[:, None]
+        acc = tlx.async_dot_wait(0, acc)
+        tlx.barrier_arrive(v_empties[v_slot])
+        if RESCALE_SKIP >= 0:  # a warp whose rows' maxima stayed put (every alpha 1) skips the multiplies
+            acc = rescale_moved(acc, alpha)
+        else:
+            acc = acc * alpha[:, None]
     return acc, p, m_i, l_i
 
 
@@ -207,7 +213,7 @@ def _other_blocks(kv_count, v_shift, lo, hi, q, q_regs, k_tiles, v_tiles, k_full
                   l_i, acc, p, qk_scale, offs_m, diagonal, cid: tl.constexpr, BLOCK_M: tl.constexpr,
                   BLOCK_N: tl.constexpr, K_STAGES: tl.constexpr, V_STAGES: tl.constexpr, CAUSAL: tl.constexpr,
                   DIAG_FIRST: tl.constexpr, TURNS: tl.constexpr, Q_REG_COLS: tl.constexpr, P16: tl.constexpr,
-                  RESCALE_SKIP: tl.constexpr, PV_IN_TURN: tl.constexpr):
+                  RESCALE_SKIP: tl.constexpr, PV_IN_TURN: tl.constexpr, LATE_PV_WAIT: tl.constexpr):
     """A tile's K/V blocks after its first: block j's QK^T runs while
     PV(j - 1) is issued. Returns the state and the next kv_count. (The
     loops carry their state in parameter order: kv_count, m_i, l_i, acc, p
@@ -218,14 +224,14 @@ def _other_blocks(kv_count, v_shift, lo, hi, q, q_regs, k_tiles, v_tiles, k_full
             acc, p, m_i, l_i = _kv_step(kv_count, v_shift, kv_start, q, k_tiles, v_tiles, k_fulls, k_empties, v_fulls,
                                         v_empties, acc, p, m_i, l_i, qk_scale, offs_m, diagonal, cid, K_STAGES,
                                         V_STAGES, BLOCK_N, "all", TURNS, q_regs, Q_REG_COLS, P16, RESCALE_SKIP,
-                                        PV_IN_TURN)
+                                        PV_IN_TURN, LATE_PV_WAIT)
             kv_count += 1
         for kv_pos in range(lo + BLOCK_M, hi, BLOCK_N):  # the blocks left of it: no mask
             kv_start = _block_start(kv_pos, lo, hi, BLOCK_M, DIAG_FIRST)
             acc, p, m_i, l_i = _kv_step(kv_count, v_shift, kv_start, q, k_tiles, v_tiles, k_fulls, k_empties, v_fulls,
                                         v_empties, acc, p, m_i, l_i, qk_scale, offs_m, diagonal, cid, K_STAGES,
                                         V_STAGES, BLOCK_N, "none", TURNS, q_regs, Q_REG_COLS, P16, RESCALE_SKIP,
-                                        PV_IN_TURN)
+                                        PV_IN_TURN, LATE_PV_WAIT)
             kv_count += 1
     elif CAUSAL and BLOCK_M % BLOCK_N != 0:  # 192 x 128: the last two blocks reach the diagonal
         start, end = _kv_part(1, lo, hi, diagonal, BLOCK_N, True)  # the producer's loops too
@@ -233,14 +239,14 @@ def _other_blocks(kv_count, v_shift, lo, hi, q, q_regs, k_tiles, v_tiles, k_full
             acc, p, m_i, l_i = _kv_step(kv_count, v_shift, kv_pos, q, k_tiles, v_tiles, k_fulls, k_empties, v_fulls,
                                         v_empties, acc, p, m_i, l_i, qk_scale, offs_m, diagonal, cid, K_STAGES,
                                         V_STAGES, BLOCK_N, "none", TURNS, q_regs, Q_REG_COLS, P16, RESCALE_SKIP,
-                                        PV_IN_TURN)
+                                        PV_IN_TURN, LATE_PV_WAIT)
             kv_count += 1
         start, end = _kv_part(2, lo, hi, diagonal, BLOCK_N, True)
         for kv_pos in range(start, end, BLOCK_N):
             acc, p, m_i, l_i = _kv_step(kv_count, v_shift, kv_pos, q, k_tiles, v_tiles, k_fulls, k_empties, v_fulls,
                                         v_empties, acc, p, m_i, l_i, qk_scale, offs_m, diagonal, cid, K_STAGES,
                                         V_STAGES, BLOCK_N, "all", TURNS, q_regs, Q_REG_COLS, P16, RESCALE_SKIP,
-                                        PV_IN_TURN)
+                                        PV_IN_TURN, LATE_PV_WAIT)
             kv_count += 1
     else:
         for kv_pos in range(lo + BLOCK_N, hi, BLOCK_N):
@@ -248,7 +254,7 @@ def _other_blocks(kv_count, v_shift, lo, hi, q, q_regs, k_tiles, v_tiles, k_full
             acc, p, m_i, l_i = _kv_step(kv_count, v_shift, kv_start, q, k_tiles, v_tiles, k_fulls, k_empties, v_fulls,
                                         v_empties, acc, p, m_i, l_i, qk_scale, offs_m, diagonal, cid, K_STAGES,
                                         V_STAGES, BLOCK_N, "diagonal" if CAUSAL else "none", TURNS, q_regs, Q_REG_COLS,
-                                        P16, RESCALE_SKIP, PV_IN_TURN)
+                                        P16, RESCALE_SKIP, PV_IN_TURN, LATE_PV_WAIT)
             kv_count += 1
     return acc, p, m_i, l_i, kv_count
 
@@ -302,7 +308,7 @@ def _attend(cid: tl.constexpr, sm_scale, my_tiles, pid, nprogs, num_pid_m, tile_
             ALIAS: tl.constexpr, DIAG_FIRST: tl.constexpr, O_OVER_Q: tl.constexpr, O_OVER_V: tl.constexpr,
             O_ENTRIES: tl.constexpr, LATE_Q_HANDBACK: tl.constexpr, PINGPONG: tl.constexpr, Q_REG_COLS: tl.constexpr,
             NUM_MMA_GROUPS: tl.constexpr, dtype: tl.constexpr, P_16BIT: tl.constexpr, RESCALE_SKIP: tl.constexpr,
-            PV_IN_TURN: tl.constexpr, CLUSTER: tl.constexpr):
+            PV_IN_TURN: tl.constexpr, LATE_PV_WAIT: tl.constexpr, CLUSTER: tl.constexpr):
     """Consumer cid: the rows [cid * BM_HALF, (cid + 1) * BM_HALF) of each of
     its program's tiles, from QK^T to the O store."""
     BM_HALF: tl.constexpr = BLOCK_M // NUM_MMA_GROUPS
@@ -344,7 +350,8 @@ def _attend(cid: tl.constexpr, sm_scale, my_tiles, pid, nprogs, num_pid_m, tile_
         acc, p, m_i, l_i, kv_count = _other_blocks(kv_count, v_shift, lo, hi, q, q_regs, k_tiles, v_tiles, k_fulls,
                                                    k_empties, v_fulls, v_empties, m_i, l_i, acc, p, qk_scale, offs_m,
                                                    diagonal, cid, BLOCK_M * CLUSTER, BLOCK_N, K_STAGES, V_STAGES,
-                                                   CAUSAL, DIAG_FIRST, TURNS, Q_REG_COLS, P16, RESCALE_SKIP, PV_IN_TURN)
+                                                   CAUSAL, DIAG_FIRST, TURNS, Q_REG_COLS, P16, RESCALE_SKIP, PV_IN_TURN,
+                                                   LATE_PV_WAIT)
         if O_OVER_V:
             tlx.barrier_arrive(q_empties[qb])  # its last QK^T is done: the next Q can load
 
@@ -375,7 +382,7 @@ def attn_fwd_kernel(sm_scale, lse_ptr, Z, H, desc_q, desc_k, desc_v, desc_o, N_C
                     Q_REG_COLS: tl.constexpr = 0, NUM_MMA_GROUPS: tl.constexpr = 2, P_16BIT: tl.constexpr = False,
                     RESCALE_SKIP: tl.constexpr = -1.0,
                     PV_IN_TURN: tl.constexpr = False, THREAD_ARRIVES: tl.constexpr = "kqv",
-                    CLUSTER: tl.constexpr = 1):
+                    CLUSTER: tl.constexpr = 1, LATE_PV_WAIT: tl.constexpr = False):
     BM_HALF: tl.constexpr = BLOCK_M // NUM_MMA_GROUPS
     dtype: tl.constexpr = tlx.dtype_of(desc_q)
     # Where each consumer stages its O tile for the TMA store: over its Q
@@ -445,13 +452,14 @@ def attn_fwd_kernel(sm_scale, lse_ptr, Z, H, desc_q, desc_k, desc_v, desc_o, N_C
                     k_tiles, k_empties, v_tiles, v_fulls, v_empties, lse_ptr, o_tiles, desc_o, q_empties, HEAD_DIM,
                     BLOCK_M, BLOCK_N, K_STAGES, V_STAGES, Q_BUFFERS, CAUSAL, TILE_ORDER, ALIAS, DIAG_FIRST, O_OVER_Q,
                     O_OVER_V, O_ENTRIES, LATE_Q_HANDBACK, PINGPONG, Q_REG_COLS, NUM_MMA_GROUPS, dtype, P_16BIT,
-                    RESCALE_SKIP, PV_IN_TURN, CLUSTER)
+                    RESCALE_SKIP, PV_IN_TURN, LATE_PV_WAIT, CLUSTER)
 
 
 def attention(q, k, v, causal=False, sm_scale=None, alias=True, block_n=None, stages=None, q_buffers=None,
               num_sms=None, return_lse=False, consumer_registers=None, v_stages=None, pingpong=True,
               late_q_handback=True, diagonal_first=None, o_staging=None, q_reg_cols=None, groups=None,
-              p_16bit=None, rescale_skip=None, pv_in_turn=None, tile_order=None, thread_arrives=None, cluster=None):
+              p_16bit=None, rescale_skip=None, pv_in_turn=None, tile_order=None, thread_arrives=None, cluster=None,
+              late_pv_wait=None):
     """softmax(Q K^T * sm_scale) V for (batch, heads, N, head_dim) fp16/bf16 tensors on a Hopper GPU
     (N a multiple of 128; head_dim 64, 128 or 256). Options left at None take
     default_config, default_groups, default_issue and default_schedule's choices; what each
@@ -480,6 +488,7 @@ def attention(q, k, v, causal=False, sm_scale=None, alias=True, block_n=None, st
     p_16bit, pv_in_turn = (issue[0] if p_16bit is None else p_16bit), (issue[1] if pv_in_turn is None else pv_in_turn)
     thread_arrives = issue[2] if thread_arrives is None else thread_arrives
     rescale_skip = check_rescale_skip(issue[3] if rescale_skip is None else rescale_skip)
+    late_pv_wait = check_late_pv_wait(issue[4] if late_pv_wait is None else late_pv_wait, rescale_skip)
     if thread_arrives not in ("kqv", "kq", ""):
         raise ValueError(f"attention: thread_arrives must be 'kqv', 'kq' or '', got {thread_arrives!r}")
     if o_staging not in ("q", "v"):
@@ -508,7 +517,8 @@ def attention(q, k, v, causal=False, sm_scale=None, alias=True, block_n=None, st
                       CONSUMER_REGISTERS=consumer_registers, PINGPONG=pingpong, LATE_Q_HANDBACK=late_q_handback,
                       DIAGONAL_FIRST=diagonal_first, O_STAGING=o_staging, Q_REG_COLS=q_reg_cols,
                       NUM_MMA_GROUPS=groups, P_16BIT=p_16bit, RESCALE_SKIP=rescale_skip, PV_IN_TURN=pv_in_turn,
-                      THREAD_ARRIVES=thread_arrives, CLUSTER=cluster, num_warps=4, num_stages=1, num_ctas=cluster)
+                      THREAD_ARRIVES=thread_arrives, CLUSTER=cluster, LATE_PV_WAIT=late_pv_wait, num_warps=4,
+                      num_stages=1, num_ctas=cluster)
 
     def args(table):
         return sm_scale, lse, Z, H, desc_q, desc_k, desc_v, desc_o, N_CTX, table
@@ -528,7 +538,8 @@ def attention(q, k, v, causal=False, sm_scale=None, alias=True, block_n=None, st
 def compile_for_sm90(head_dim=128, causal=False, alias=True, block_n=None, stages=None, q_buffers=None,
                      dtype="fp16", v_stages=None, pingpong=True, late_q_handback=True, diagonal_first=True,
                      o_staging="q", q_reg_cols=0, consumer_registers=232, groups=2, p_16bit=False,
-                     rescale_skip=False, pv_in_turn=False, tile_order=None, thread_arrives="kqv", cluster=1):
+                     rescale_skip=False, pv_in_turn=False, tile_order=None, thread_arrives="kqv", cluster=1,
+                     late_pv_wait=False):
     """The kernel compiled for sm_90 without a GPU."""
     from triton.backends.compiler import GPUTarget
     default_n, default_stages, default_q = default_config(head_dim, alias)
@@ -540,7 +551,8 @@ def compile_for_sm90(head_dim=128, causal=False, alias=True, block_n=None, stage
                       LATE_Q_HANDBACK=late_q_handback, DIAGONAL_FIRST=diagonal_first, O_STAGING=o_staging,
                       Q_REG_COLS=q_reg_cols, NUM_MMA_GROUPS=groups, P_16BIT=p_16bit,
                       RESCALE_SKIP=check_rescale_skip(rescale_skip),
-                      PV_IN_TURN=pv_in_turn, THREAD_ARRIVES=thread_arrives, CLUSTER=cluster)
+                      PV_IN_TURN=pv_in_turn, THREAD_ARRIVES=thread_arrives, CLUSTER=cluster,
+                      LATE_PV_WAIT=check_late_pv_wait(late_pv_wait, check_rescale_skip(rescale_skip)))
     q_block = f"tensordesc<{dtype}[64, {head_dim}]>"
     kv_block = f"tensordesc<{dtype}[{constexprs['BLOCK_N']}, {head_dim}]>"
     signature = {"sm_scale": "fp32", "lse_ptr": "*fp32", "Z": "i32", "H": "i32", "desc_q": q_block,

@@ -63,31 +63,48 @@ def to_16bit(p, dtype: tl.constexpr, HOW: tl.constexpr):
                                          is_pure=True, pack=2)
 
 
-def _rescale_asm(pack):
+def _rescale_asm(pack, wait=False):
     """acc * alpha for `pack` accumulator elements (operands: the outputs, acc
     tied to them, alpha broadcast), branched around by a warp where no row's
-    alpha differs from 1. In the wgmma accumulator a thread's elements 0 and
-    2 are its two rows. Returns (asm, constraints)."""
+    alpha differs from 1; `wait`: each side first waits for the wgmmas in
+    flight. In the wgmma accumulator a thread's elements 0 and 2 are its two
+    rows. Returns (asm, constraints)."""
     muls = "".join(f"mul.f32 ${i}, ${i}, ${2 * pack + i}; " for i in range(pack))
+    wait_pv = "wgmma.wait_group.sync.aligned 0; " if wait else ""
+    skip = f"bra.uni DONE; SKIP: {wait_pv}DONE: " if wait else "SKIP: "
     asm = ("{ .reg .pred moved; "
            f"setp.neu.f32 moved, ${2 * pack}, 0f3F800000; setp.neu.or.f32 moved, ${2 * pack + 2}, 0f3F800000, moved; "
-           f"vote.sync.any.pred moved, moved, 0xffffffff; @!moved bra.uni SKIP; {muls}SKIP: }}")
+           f"vote.sync.any.pred moved, moved, 0xffffffff; @!moved bra.uni SKIP; {wait_pv}{muls}{skip}}}")
     return tl.constexpr(asm), tl.constexpr(",".join(["=r"] * pack + [str(i) for i in range(pack)] + ["r"] * pack))
 
 
 _RESCALE_ASM_32, _RESCALE_CONSTRAINTS_32 = _rescale_asm(32)
 _RESCALE_ASM_64, _RESCALE_CONSTRAINTS_64 = _rescale_asm(64)
+_WAIT_RESCALE_ASM_32, _ = _rescale_asm(32, wait=True)
+_WAIT_RESCALE_ASM_64, _ = _rescale_asm(64, wait=True)
 
 
 @triton.jit
-def rescale_moved(acc, alpha):
+def rescale_moved(acc, alpha, WAIT_PV: tl.constexpr = False):
     """acc * alpha[:, None], left out by each warp whose rows' alpha are all
     exactly 1 (no row's running max moved in this block). A thread holds 32
-    accumulator elements at head dim 64, 64 or 128 above: one or two votes."""
+    accumulator elements at head dim 64, 64 or 128 above: one or two votes.
+    WAIT_PV: acc is still PV's accumulator in flight, and the asm waits for
+    it on both sides of its branch (wgmma.wait_group 0), which ptxas cannot
+    hoist above the softmax before the asm: it hoists a wait that stands
+    alone there above all exp2s, and the softmax never overlaps its own PV."""
     alphas = tl.broadcast_to(alpha[:, None], acc.shape)
     if acc.shape[0] * acc.shape[1] // 128 == 32:
-        return tl.inline_asm_elementwise(_RESCALE_ASM_32, _RESCALE_CONSTRAINTS_32, [acc, alphas], dtype=tl.float32,
-                                         is_pure=True, pack=32)
+        if WAIT_PV:  # not pure: the wait must stay where the program put it
+            return tl.inline_asm_elementwise(_WAIT_RESCALE_ASM_32, _RESCALE_CONSTRAINTS_32, [acc, alphas],
+                                             dtype=tl.float32, is_pure=False, pack=32)
+        else:
+            return tl.inline_asm_elementwise(_RESCALE_ASM_32, _RESCALE_CONSTRAINTS_32, [acc, alphas],
+                                             dtype=tl.float32, is_pure=True, pack=32)
     else:
-        return tl.inline_asm_elementwise(_RESCALE_ASM_64, _RESCALE_CONSTRAINTS_64, [acc, alphas], dtype=tl.float32,
-                                         is_pure=True, pack=64)
+        if WAIT_PV:
+            return tl.inline_asm_elementwise(_WAIT_RESCALE_ASM_64, _RESCALE_CONSTRAINTS_64, [acc, alphas],
+                                             dtype=tl.float32, is_pure=False, pack=64)
+        else:
+            return tl.inline_asm_elementwise(_RESCALE_ASM_64, _RESCALE_CONSTRAINTS_64, [acc, alphas],
+                                             dtype=tl.float32, is_pure=True, pack=64)

@@ -143,6 +143,29 @@ def test_attention_lazy_rescale_three_consumer_groups(causal):
     check(True, 64, causal, torch.bfloat16, n=768, growing_scores=True, groups=3, rescale_skip=8.0)
 
 
+@pytest.mark.parametrize("dtype", [torch.float16, torch.bfloat16])
+@pytest.mark.parametrize("causal", [False, True])
+@pytest.mark.parametrize("head_dim, groups, cluster", [(64, 2, 1), (64, 3, 1), (128, 2, 1), (128, 2, 2), (256, 2, 2)])
+def test_attention_late_pv_wait(head_dim, groups, cluster, causal, dtype):
+    """late_pv_wait: each consumer waits for its PV inside the lazy rescale's
+    asm, after the softmax that overlaps it (head dim 128's default with the
+    lazy rescale); rows whose max keeps growing, so that warps take both sides
+    of the rescale's branch."""
+    n = {3: 768, 2: 2048 if head_dim == 256 else 1024}[groups]  # head dim 256 stages O over V up to 1024
+    check(True, head_dim, causal, dtype, n=n, growing_scores=True, groups=groups, cluster=cluster, rescale_skip=8.0,
+          late_pv_wait=True)
+
+
+@pytest.mark.parametrize("causal", [False, True])
+def test_attention_late_pv_wait_changes_no_bit(causal):
+    """The same output, bit for bit, with PV waited for after the softmax or
+    before it (the exact skip: rescale_skip=True)."""
+    q, k, v = (torch.randn((2, 3, 1024, 128), device="cuda", dtype=torch.bfloat16) for _ in range(3))
+    options = dict(causal=causal, num_sms=5, rescale_skip=True)
+    assert torch.equal(fa.attention(q, k, v, late_pv_wait=True, **options),
+                       fa.attention(q, k, v, late_pv_wait=False, **options))
+
+
 @pytest.mark.parametrize("causal", [False, True])
 @pytest.mark.parametrize("head_dim, groups", [(64, 3), (64, 2), (128, 2), (256, 2)])
 @pytest.mark.parametrize("pv_in_turn", [False, True])

@@ -1,6 +1,7 @@
 """examples/hopper_flash_attention.py's choices beyond its config, compiled
 for sm_90 on the CPU: default_schedule and default_issue per head dim and
-sequence length, rescale_skip's checks, and the lazy rescale's PTX."""
+sequence length, rescale_skip's and late_pv_wait's checks, the lazy
+rescale's PTX and where the late PV wait lands in SASS."""
 import os
 import re
 import sys
@@ -42,22 +43,64 @@ def test_flash_attention_default_issue():
     causal head dim 128 up to N = 4096 and with the lazy rescale; neither
     elsewhere. Every thread arrives for itself on the K, Q and V rings, but
     on V at head dim 256 non-causal in one CTA. The lazy rescale (threshold 8) from
-    N = 4096, causal 128 from 8192."""
+    N = 4096, causal 128 from 8192; the late PV wait wherever head dim 128 has it."""
     import hopper_flash_attention as fa
 
     assert [fa.default_issue(64, causal, n) for causal in (False, True) for n in (1024, 4096)] == [
-        (True, True, "kqv", False), (True, True, "kqv", 8.0)] * 2
-    assert fa.default_issue(128, True, 4096) == (True, False, "kqv", False)
-    assert fa.default_issue(128, True, 16384) == (True, False, "kqv", 8.0)
-    assert fa.default_issue(128, False, 16384) == (False, False, "kqv", 8.0)
-    assert fa.default_issue(128, False, 4096) == (False, False, "kqv", 8.0)
-    assert fa.default_issue(128, True, 8192) == (True, False, "kqv", 8.0)
-    assert fa.default_issue(128, False, 2048) == (False, False, "kqv", False)
-    assert fa.default_issue(128, False, 1024) == (False, False, "kqv", False)
-    assert fa.default_issue(256, True, 1024) == (False, False, "kqv", False)
-    assert fa.default_issue(256, True, 4096) == (False, False, "kqv", 8.0)
-    assert fa.default_issue(256, False, 16384) == (False, False, "kq", 8.0)
-    assert fa.default_issue(256, False, 16384, cluster=2) == (False, False, "kqv", 8.0)
+        (True, True, "kqv", False, False), (True, True, "kqv", 8.0, False)] * 2
+    assert fa.default_issue(128, True, 4096) == (True, False, "kqv", False, False)
+    assert fa.default_issue(128, True, 16384) == (True, False, "kqv", 8.0, True)
+    assert fa.default_issue(128, False, 16384) == (False, False, "kqv", 8.0, True)
+    assert fa.default_issue(128, False, 4096) == (False, False, "kqv", 8.0, True)
+    assert fa.default_issue(128, True, 8192) == (True, False, "kqv", 8.0, True)
+    assert fa.default_issue(128, False, 2048) == (False, False, "kqv", False, False)
+    assert fa.default_issue(128, False, 1024) == (False, False, "kqv", False, False)
+    assert fa.default_issue(256, True, 1024) == (False, False, "kqv", False, False)
+    assert fa.default_issue(256, True, 4096) == (False, False, "kqv", 8.0, False)
+    assert fa.default_issue(256, False, 16384) == (False, False, "kq", 8.0, False)
+    assert fa.default_issue(256, False, 16384, cluster=2) == (False, False, "kqv", 8.0, False)
+
+
+def test_flash_attention_late_pv_wait_refusals():
+    import hopper_flash_attention as fa
+
+    with pytest.raises(ValueError) as error:
+        fa.check_late_pv_wait(True, fa.check_rescale_skip(False))
+    assert str(error.value) == ("attention: late_pv_wait waits for PV inside the rescale's skip, which needs "
+                                "rescale_skip (True or a lazy rescale's threshold)")
+    with pytest.raises(ValueError) as error:
+        fa.check_late_pv_wait("yes", 8.0)
+    assert str(error.value) == "attention: late_pv_wait must be True or False, got 'yes'"
+    assert [fa.check_late_pv_wait(o, 0.0) for o in (False, True)] == [False, True]
+
+
+@pytest.mark.parametrize("causal", [False, True])
+def test_flash_attention_late_pv_wait_follows_every_exp2(tmp_path, monkeypatch, causal):
+    """With late_pv_wait (head dim 128's default with the lazy rescale) each
+    consumer's K/V loop runs all of a block's exp2s before it waits for the
+    PV issued before them (WARPGROUP.DEPBAR.LE gsb0, 0x0): ptxas hoists a
+    wait that stands alone after the softmax above the exp2s, but not the
+    one inside the rescale's branch."""
+    import subprocess
+    import triton
+    import hopper_flash_attention as fa
+
+    monkeypatch.setenv("TRITON_CACHE_DIR", str(tmp_path))
+    kernel = fa.compile_for_sm90(128, causal=causal, dtype="bf16", rescale_skip=8.0, late_pv_wait=True, cluster=2,
+                                 p_16bit=causal)
+    cubin = tmp_path / "kernel.cubin"
+    cubin.write_bytes(kernel.asm["cubin"])
+    nvdisasm = os.path.join(os.path.dirname(triton.__file__), "backends", "nvidia", "bin", "nvdisasm")
+    sass = subprocess.run([nvdisasm, "-c", str(cubin)], check=True, capture_output=True, text=True).stdout
+    events = []  # QK^T's wait (wait1), PV's (wait0), a run of exp2s
+    for line in sass.splitlines():
+        if "WARPGROUP.DEPBAR.LE" in line:
+            events.append("wait0" if re.search(r"gsb0,\s*0x0\b", line) else "wait1")
+        elif "MUFU.EX2" in line and (not events or events[-1] != "exp2"):
+            events.append("exp2")
+    loops = [i for i, e in enumerate(events) if e == "wait1" and events[i + 1:i + 2] == ["exp2"]]
+    assert len(loops) >= 2 and all(events[i + 1:i + 3] == ["exp2", "wait0"] for i in loops), events
+    assert "wgmma.wait_group.sync.aligned 0; mul.f32" in kernel.asm["ptx"]
 
 
 @pytest.mark.parametrize("option, message", [

@@ -62,6 +62,12 @@ CASES = {
                                                                             rescale_skip=True))
         for d in (128, 256) for causal in (False, True)
     },
+    **{  # head dim 128's default from N = 4096: clusters, the lazy rescale, PV waited for inside its asm
+        f"hopper_flash_attention D=128 causal={causal} cluster=2 lazy late_pv_wait":
+        (lambda causal=causal: hopper_flash_attention.compile_for_sm90(128, causal=causal, p_16bit=causal, cluster=2,
+                                                                       rescale_skip=8.0, late_pv_wait=True))
+        for causal in (False, True)
+    },
     "persistent_gemm ALIAS=True": lambda: persistent_gemm.compile_for_sm90(ALIAS=True, STAGES=4),
     "persistent_gemm ALIAS=False": lambda: persistent_gemm.compile_for_sm90(ALIAS=False, STAGES=2),
     "memory_map softmax_rows": _memory_map_kernel,
