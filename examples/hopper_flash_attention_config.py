@@ -31,23 +31,23 @@ def default_issue(head_dim, causal, n_ctx, cluster=1):
     it by more than 8 powers of two) or False, and whether PV is waited for
     inside the lazy rescale, after the softmax. Measured on an H200, bf16,
     interleaved (docs/design/attention.md): P in 16 bits and PV in turn at
-    head dim 64, +0.1-2% at every N; P in 16 bits for causal head dim 128 up
-    to N = 4096 (+10% at 1024, +0.5-4% at 4096, -2% at 16384 without the
-    lazy rescale, +2-3% with it); elsewhere neither (P in 16 bits -2 to -4%
+    head dim 64, +0.1-2% at every N; P in 16 bits for causal head dim 128
+    (+10% at N = 1024, +0.5-4% at 4096; at 16384 -2% without the lazy
+    rescale, +2-3% with it); elsewhere neither (P in 16 bits -2 to -4%
     at head dim 128 non-causal, PV in turn level or slower at 128 and 256).
     Thread arrives everywhere (geomean +0.6% over leader arrives, up to +3%
     causal), but V by a leader at head dim 256 non-causal in one CTA (+2 to
     +5% at N = 16384; in clusters of two every thread's own: +2.2-2.9% at
     N = 4096, 16384). The lazy rescale from N = 4096 at head dims 64
-    (+0.3-2%), 128 (+1-2.5%; +2-5% at 16384) and 256 (+1.5-6%), causal 128
-    from 8192 (at 4096 -5 to 0%). The late PV wait wherever head dim 128
-    rescales lazily (+1.7-2.6%; at 256 -1 to -4%, at 64 causal -42%)."""
+    (+0.3-2%), 128 (+1-2.5%; +2-5% at 16384) and 256 (+1.5-6%); with the
+    late PV wait, which head dim 128 takes wherever it rescales lazily
+    (+0.3-3.7%; at 256 -1 to -4%, at 64 causal -42%), at 128 from 2048
+    (+5%), causal from 4096 (+2.5%; without it -5 to 0%)."""
     arrives = "kq" if head_dim == 256 and not causal and cluster == 1 else "kqv"
-    lazy = 8.0 if n_ctx >= (8192 if head_dim == 128 and causal else 4096) else False
+    lazy = 8.0 if n_ctx >= ((4096 if causal else 2048) if head_dim == 128 else 4096) else False
     if head_dim == 64:
         return True, True, arrives, lazy, False
-    p_16bit = head_dim == 128 and causal and (n_ctx <= 4096 or bool(lazy))
-    return p_16bit, False, arrives, lazy, head_dim == 128 and bool(lazy)
+    return head_dim == 128 and causal, False, arrives, lazy, head_dim == 128 and bool(lazy)
 
 
 def default_cluster(head_dim, causal, n_ctx, tile_order, o_staging, num_pid_m):
