@@ -539,17 +539,19 @@ def attention(q, k, v, causal=False, sm_scale=None, alias=True, block_n=None, st
 
 def compile_for_sm90(head_dim=128, causal=False, alias=True, block_n=None, stages=None, q_buffers=None,
                      dtype="fp16", v_stages=None, pingpong=True, late_q_handback=True, diagonal_first=True,
-                     o_staging="q", q_reg_cols=0, consumer_registers=232, groups=2, p_16bit=False,
+                     o_staging="q", q_reg_cols=0, consumer_registers=None, groups=2, p_16bit=False,
                      rescale_skip=False, pv_in_turn=False, tile_order=None, thread_arrives="kqv", cluster=1,
                      late_pv_wait=False):
-    """The kernel compiled for sm_90 without a GPU."""
+    """The kernel compiled for sm_90 without a GPU (consumer_registers: 240
+    with late_pv_wait, else 232, as attention() takes them for two groups)."""
     from triton.backends.compiler import GPUTarget
     default_n, default_stages, default_q = default_config(head_dim, alias)
     stages = stages or default_stages
     constexprs = dict(HEAD_DIM=head_dim, BLOCK_M=64 * groups, BLOCK_N=block_n or default_n, K_STAGES=stages,
                       V_STAGES=v_stages or stages, CAUSAL=causal,
                       TILE_ORDER=tile_order or ("table" if causal else "rows"), ALIAS=alias,
-                      Q_BUFFERS=q_buffers or default_q, CONSUMER_REGISTERS=consumer_registers, PINGPONG=pingpong,
+                      Q_BUFFERS=q_buffers or default_q, PINGPONG=pingpong,
+                      CONSUMER_REGISTERS=consumer_registers or (240 if late_pv_wait else 232),  # as attention()
                       LATE_Q_HANDBACK=late_q_handback, DIAGONAL_FIRST=diagonal_first, O_STAGING=o_staging,
                       Q_REG_COLS=q_reg_cols, NUM_MMA_GROUPS=groups, P_16BIT=p_16bit,
                       RESCALE_SKIP=check_rescale_skip(rescale_skip),
