@@ -17,8 +17,8 @@ import triton.language as tl
 
 import tlx_alias as tlx
 from hopper_flash_attention_config import (  # noqa: F401  (smem_bytes: for callers)
-    check_inputs, check_late_pv_wait, check_rescale_skip, default_cluster, default_config, default_groups,
-    default_issue, default_schedule, smem_bytes)
+    check_inputs, check_late_pv_wait, check_rescale_skip, consumer_registers_for, default_cluster, default_config,
+    default_groups, default_issue, default_schedule, smem_bytes)
 
 from hopper_flash_attention_softmax import block_softmax, to_16bit, rescale_moved
 from hopper_flash_attention_tiles import (_block_start, _kv_part, _load_shared, _meet_cluster, _peer_freed, _tile_coords,
@@ -488,9 +488,8 @@ def attention(q, k, v, causal=False, sm_scale=None, alias=True, block_n=None, st
     thread_arrives = issue[2] if thread_arrives is None else thread_arrives
     rescale_skip = check_rescale_skip(issue[3] if rescale_skip is None else rescale_skip)
     late_pv_wait = check_late_pv_wait(issue[4] if late_pv_wait is None else late_pv_wait, rescale_skip)
-    # a late PV wait keeps P and acc live through the softmax: 240 registers (+0.5-3% at head dim 128)
-    consumer_registers = consumer_registers or (160 if groups == 3 else 240 if late_pv_wait else
-                                                schedule["consumer_registers"])
+    consumer_registers = consumer_registers or consumer_registers_for(groups, late_pv_wait,
+                                                                      schedule["consumer_registers"])
     if thread_arrives not in ("kqv", "kq", ""):
         raise ValueError(f"attention: thread_arrives must be 'kqv', 'kq' or '', got {thread_arrives!r}")
     if o_staging not in ("q", "v"):
@@ -542,21 +541,22 @@ def compile_for_sm90(head_dim=128, causal=False, alias=True, block_n=None, stage
                      o_staging="q", q_reg_cols=0, consumer_registers=None, groups=2, p_16bit=False,
                      rescale_skip=False, pv_in_turn=False, tile_order=None, thread_arrives="kqv", cluster=1,
                      late_pv_wait=False):
-    """The kernel compiled for sm_90 without a GPU (consumer_registers: 240
-    with late_pv_wait, else 232, as attention() takes them for two groups)."""
+    """The kernel compiled for sm_90 without a GPU (consumer_registers left
+    at None: consumer_registers_for's, 232 where attention() schedules)."""
     from triton.backends.compiler import GPUTarget
+    rescale_skip = check_rescale_skip(rescale_skip)
     default_n, default_stages, default_q = default_config(head_dim, alias)
     stages = stages or default_stages
     constexprs = dict(HEAD_DIM=head_dim, BLOCK_M=64 * groups, BLOCK_N=block_n or default_n, K_STAGES=stages,
                       V_STAGES=v_stages or stages, CAUSAL=causal,
                       TILE_ORDER=tile_order or ("table" if causal else "rows"), ALIAS=alias,
                       Q_BUFFERS=q_buffers or default_q, PINGPONG=pingpong,
-                      CONSUMER_REGISTERS=consumer_registers or (240 if late_pv_wait else 232),  # as attention()
+                      CONSUMER_REGISTERS=consumer_registers or consumer_registers_for(groups, late_pv_wait, 232),
                       LATE_Q_HANDBACK=late_q_handback, DIAGONAL_FIRST=diagonal_first, O_STAGING=o_staging,
                       Q_REG_COLS=q_reg_cols, NUM_MMA_GROUPS=groups, P_16BIT=p_16bit,
-                      RESCALE_SKIP=check_rescale_skip(rescale_skip),
+                      RESCALE_SKIP=rescale_skip,
                       PV_IN_TURN=pv_in_turn, THREAD_ARRIVES=thread_arrives, CLUSTER=cluster,
-                      LATE_PV_WAIT=check_late_pv_wait(late_pv_wait, check_rescale_skip(rescale_skip)))
+                      LATE_PV_WAIT=check_late_pv_wait(late_pv_wait, rescale_skip))
     q_block = f"tensordesc<{dtype}[64, {head_dim}]>"
     kv_block = f"tensordesc<{dtype}[{constexprs['BLOCK_N']}, {head_dim}]>"
     signature = {"sm_scale": "fp32", "lse_ptr": "*fp32", "Z": "i32", "H": "i32", "desc_q": q_block,

@@ -86,6 +86,14 @@ def check_late_pv_wait(option, rescale_skip):
     return option
 
 
+def consumer_registers_for(groups, late_pv_wait, scheduled):
+    """Registers a consumer thread gets (setmaxnreg) unless chosen: 160 with
+    three consumer groups, 240 with a late PV wait (P and acc stay live
+    through the softmax: +0.5-3% at head dim 128, docs/design/attention.md),
+    else `scheduled` (default_schedule's choice)."""
+    return 160 if groups == 3 else 240 if late_pv_wait else scheduled
+
+
 def default_schedule(head_dim, n_ctx, alias=True, block_n=None, stages=None, v_stages=None, q_buffers=None):
     """The choices beyond default_config for a config left at it, as a dict
     (o_staging, v_stages or None, q_reg_cols, consumer_registers); the

@@ -94,17 +94,12 @@ def rescale_moved(acc, alpha, WAIT_PV: tl.constexpr = False):
     hoist above the softmax before the asm: it hoists a wait that stands
     alone there above all exp2s, and the softmax never overlaps its own PV."""
     alphas = tl.broadcast_to(alpha[:, None], acc.shape)
+    # not pure with the wait: LLVM must leave it where the program put it
     if acc.shape[0] * acc.shape[1] // 128 == 32:
-        if WAIT_PV:  # not pure: the wait must stay where the program put it
-            return tl.inline_asm_elementwise(_WAIT_RESCALE_ASM_32, _RESCALE_CONSTRAINTS_32, [acc, alphas],
-                                             dtype=tl.float32, is_pure=False, pack=32)
-        else:
-            return tl.inline_asm_elementwise(_RESCALE_ASM_32, _RESCALE_CONSTRAINTS_32, [acc, alphas],
-                                             dtype=tl.float32, is_pure=True, pack=32)
+        return tl.inline_asm_elementwise(_WAIT_RESCALE_ASM_32 if WAIT_PV else _RESCALE_ASM_32,
+                                         _RESCALE_CONSTRAINTS_32, [acc, alphas], dtype=tl.float32,
+                                         is_pure=not WAIT_PV, pack=32)
     else:
-        if WAIT_PV:
-            return tl.inline_asm_elementwise(_WAIT_RESCALE_ASM_64, _RESCALE_CONSTRAINTS_64, [acc, alphas],
-                                             dtype=tl.float32, is_pure=False, pack=64)
-        else:
-            return tl.inline_asm_elementwise(_RESCALE_ASM_64, _RESCALE_CONSTRAINTS_64, [acc, alphas],
-                                             dtype=tl.float32, is_pure=True, pack=64)
+        return tl.inline_asm_elementwise(_WAIT_RESCALE_ASM_64 if WAIT_PV else _RESCALE_ASM_64,
+                                         _RESCALE_CONSTRAINTS_64, [acc, alphas], dtype=tl.float32,
+                                         is_pure=not WAIT_PV, pack=64)

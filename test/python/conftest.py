@@ -130,3 +130,21 @@ def unchecked_waits(ttgir):
         with open(path) as f:
             waits.add(f.read().splitlines()[int(line) - 1].split("#")[0].strip())
     return waits
+
+
+def wgmma_wait_events(kernel, tmp_path):
+    """The SASS of a compiled kernel (cuobjdump) as its wgmma waits and
+    exp2s in order: "wait1" (WARPGROUP.DEPBAR.LE with one group left in
+    flight), "wait0" (none left) and "exp2" (a run of MUFU.EX2)."""
+    import triton
+    cuobjdump = os.path.join(os.path.dirname(triton.__file__), "backends", "nvidia", "bin", "cuobjdump")
+    cubin = tmp_path / "kernel.cubin"
+    cubin.write_bytes(kernel.asm["cubin"])
+    sass = subprocess.run([cuobjdump, "-sass", str(cubin)], check=True, capture_output=True, text=True).stdout
+    events = []
+    for line in sass.splitlines():
+        if "WARPGROUP.DEPBAR.LE" in line:
+            events.append("wait0" if re.search(r"gsb0,\s*0x0\b", line) else "wait1")
+        elif "MUFU.EX2" in line and (not events or events[-1] != "exp2"):
+            events.append("exp2")
+    return events

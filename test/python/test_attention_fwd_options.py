@@ -8,7 +8,7 @@ import sys
 
 import pytest
 
-from conftest import ROOT
+from conftest import ROOT, wgmma_wait_events
 
 sys.path.insert(0, os.path.join(ROOT, "examples"))
 
@@ -82,23 +82,12 @@ def test_flash_attention_late_pv_wait_follows_every_exp2(tmp_path, monkeypatch, 
     PV issued before them (WARPGROUP.DEPBAR.LE gsb0, 0x0): ptxas hoists a
     wait that stands alone after the softmax above the exp2s, but not the
     one inside the rescale's branch."""
-    import subprocess
-    import triton
     import hopper_flash_attention as fa
 
     monkeypatch.setenv("TRITON_CACHE_DIR", str(tmp_path))
     kernel = fa.compile_for_sm90(128, causal=causal, dtype="bf16", rescale_skip=8.0, late_pv_wait=True, cluster=2,
                                  p_16bit=causal)
-    cubin = tmp_path / "kernel.cubin"
-    cubin.write_bytes(kernel.asm["cubin"])
-    nvdisasm = os.path.join(os.path.dirname(triton.__file__), "backends", "nvidia", "bin", "nvdisasm")
-    sass = subprocess.run([nvdisasm, "-c", str(cubin)], check=True, capture_output=True, text=True).stdout
-    events = []  # QK^T's wait (wait1), PV's (wait0), a run of exp2s
-    for line in sass.splitlines():
-        if "WARPGROUP.DEPBAR.LE" in line:
-            events.append("wait0" if re.search(r"gsb0,\s*0x0\b", line) else "wait1")
-        elif "MUFU.EX2" in line and (not events or events[-1] != "exp2"):
-            events.append("exp2")
+    events = wgmma_wait_events(kernel, tmp_path)  # QK^T's wait (wait1), PV's (wait0), a run of exp2s
     loops = [i for i, e in enumerate(events) if e == "wait1" and events[i + 1:i + 2] == ["exp2"]]
     assert len(loops) >= 2 and all(events[i + 1:i + 3] == ["exp2", "wait0"] for i in loops), events
     assert "wgmma.wait_group.sync.aligned 0; mul.f32" in kernel.asm["ptx"]

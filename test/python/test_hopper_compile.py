@@ -11,7 +11,7 @@ import triton
 import triton.language as tl
 from triton.backends.compiler import GPUTarget
 
-from conftest import ROOT, exact_views_by_default, expect_compilation_error, jit_from_body
+from conftest import ROOT, exact_views_by_default, expect_compilation_error, jit_from_body, wgmma_wait_events
 
 import tlx_alias as tlx
 from tlx_alias._triton_version import imported_triton_at_least
@@ -485,14 +485,6 @@ def test_flash_attention_causal_loop_holds_no_mask(monkeypatch, tmp_path, head_d
     assert mask.search(loop)
 
 
-def _sass(kernel, tmp_path):
-    import subprocess
-    cuobjdump = os.path.join(os.path.dirname(triton.__file__), "backends", "nvidia", "bin", "cuobjdump")
-    cubin = tmp_path / "kernel.cubin"
-    cubin.write_bytes(kernel.asm["cubin"])
-    return subprocess.run([cuobjdump, "-sass", str(cubin)], check=True, capture_output=True, text=True).stdout
-
-
 def test_flash_attention_pv_wait_stays_after_the_softmax(tmp_path):
     """examples/hopper_flash_attention.py (head dim 128, not causal, leader
     arrives): in each consumer's loop, ptxas keeps the wait for P@V
@@ -504,13 +496,7 @@ def test_flash_attention_pv_wait_stays_after_the_softmax(tmp_path):
     measured faster nonetheless: docs/design/attention.md.)"""
     import hopper_flash_attention as fa
 
-    sass = _sass(fa.compile_for_sm90(128, thread_arrives=""), tmp_path)
-    events = []
-    for line in sass.splitlines():
-        if "WARPGROUP.DEPBAR.LE" in line:
-            events.append("wait0" if re.search(r"gsb0,\s*0x0\b", line) else "wait1")
-        elif "MUFU.EX2" in line and (not events or events[-1] != "exp2"):
-            events.append("exp2")
+    events = wgmma_wait_events(fa.compile_for_sm90(128, thread_arrives=""), tmp_path)
     pairs = [i for i, e in enumerate(events) if e == "wait1" and i + 1 < len(events)]
     # both consumers' loops, and their last iteration's pending PV wait
     assert len(pairs) >= 2
