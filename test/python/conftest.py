@@ -132,17 +132,21 @@ def unchecked_waits(ttgir):
     return waits
 
 
-def wgmma_wait_events(kernel, tmp_path):
-    """The SASS of a compiled kernel (cuobjdump) as its wgmma waits and
-    exp2s in order: "wait1" (WARPGROUP.DEPBAR.LE with one group left in
-    flight), "wait0" (none left) and "exp2" (a run of MUFU.EX2)."""
+def sass_of(kernel, tmp_path):
+    """The SASS of a compiled kernel, by cuobjdump (the cubin goes to tmp_path)."""
     import triton
     cuobjdump = os.path.join(os.path.dirname(triton.__file__), "backends", "nvidia", "bin", "cuobjdump")
     cubin = tmp_path / "kernel.cubin"
     cubin.write_bytes(kernel.asm["cubin"])
-    sass = subprocess.run([cuobjdump, "-sass", str(cubin)], check=True, capture_output=True, text=True).stdout
+    return subprocess.run([cuobjdump, "-sass", str(cubin)], check=True, capture_output=True, text=True).stdout
+
+
+def wgmma_wait_events(kernel, tmp_path):
+    """The kernel's wgmma waits and exp2s in SASS order: "wait1"
+    (WARPGROUP.DEPBAR.LE with one group left in flight), "wait0" (none
+    left) and "exp2" (a run of MUFU.EX2)."""
     events = []
-    for line in sass.splitlines():
+    for line in sass_of(kernel, tmp_path).splitlines():
         if "WARPGROUP.DEPBAR.LE" in line:
             events.append("wait0" if re.search(r"gsb0,\s*0x0\b", line) else "wait1")
         elif "MUFU.EX2" in line and (not events or events[-1] != "exp2"):

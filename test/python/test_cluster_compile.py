@@ -8,8 +8,8 @@ import pytest
 import triton
 import triton.language as tl
 
-from conftest import expect_compilation_error, jit_from_body
-from test_hopper_compile import D64, _sass, compile_for_sm90, hk
+from conftest import expect_compilation_error, jit_from_body, sass_of
+from test_hopper_compile import D64, compile_for_sm90, hk
 
 import tlx_alias as tlx
 
@@ -64,7 +64,7 @@ def test_remote_arrive_has_no_gpu_fence(tmp_path):
     producer, at each relayed K/V slot); the default semantics do not."""
     kernel = compile_for_sm90(hk.cluster_remote_arrive, {"out_ptr": "*i32"}, dict(ROUNDS=3, EMPTY="threads"),
                               num_ctas=2)
-    sass = [line for line in _sass(kernel, tmp_path).splitlines() if re.search(r"/\*[0-9a-f]+\*/", line)]
+    sass = [line for line in sass_of(kernel, tmp_path).splitlines() if re.search(r"/\*[0-9a-f]+\*/", line)]
     remote = [i for i, line in enumerate(sass) if "SYNCS.ARRIVE.TRANS64.RED" in line]
     assert len(remote) == 2 * 3
     for i in remote:
