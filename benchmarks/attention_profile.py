@@ -9,7 +9,8 @@ fa3_attention), at one shape. No timing of its own.
         python benchmarks/attention_profile.py --head-dim 256 --sdpa
 
 --config BLOCK_N:STAGES:Q_BUFFERS[:V_STAGES[:PINGPONG]] overrides the
-example's default_config. --backward runs the backward instead
+example's default_config; --options takes any of attention()'s options as
+JSON (e.g. '{"cluster": 1, "tile_order": "dynamic"}'). --backward runs the backward instead
 (examples/hopper_flash_attention_bwd.py's attention_backward at its
 defaults, or with --sdpa SDPA's autograd backward, cuDNN's on an H100/H200):
 
@@ -17,6 +18,7 @@ defaults, or with --sdpa SDPA's autograd backward, cuDNN's on an H100/H200):
         --section SpeedOfLight --section WarpStateStats python benchmarks/attention_profile.py --backward
 """
 import argparse
+import json
 import os
 import sys
 
@@ -33,6 +35,7 @@ def main():
     parser.add_argument("--fa3", action="store_true", help="FlashAttention-3 instead of the example")
     parser.add_argument("--dtype", choices=["float16", "bfloat16"], default="float16")
     parser.add_argument("--config", help="BLOCK_N:STAGES:Q_BUFFERS[:V_STAGES[:PINGPONG]]")
+    parser.add_argument("--options", default="{}", help="attention()'s keyword arguments as JSON")
     parser.add_argument("--launches", type=int, default=3)
     parser.add_argument("--backward", action="store_true", help="the backward (ours, or SDPA's with --sdpa)")
     args = parser.parse_args()
@@ -55,7 +58,7 @@ def main():
             return torch.nn.functional.scaled_dot_product_attention(q, k, v, is_causal=args.causal)
     else:
         import hopper_flash_attention as fa
-        options = {}
+        options = json.loads(args.options)
         if args.config:
             fields = [int(f) for f in args.config.split(":")]
             options = dict(block_n=fields[0], stages=fields[1], q_buffers=fields[2])

@@ -20,17 +20,13 @@ from hopper_flash_attention_config import (  # noqa: F401  (smem_bytes: for call
     check_inputs, check_late_pv_wait, check_rescale_skip, consumer_registers_for, default_cluster, default_config,
     default_groups, default_issue, default_schedule, smem_bytes)
 
+from hopper_flash_attention_producer import _load_tiles
 from hopper_flash_attention_softmax import block_softmax, to_16bit, rescale_moved
-from hopper_flash_attention_tiles import (_block_start, _kv_part, _load_shared, _meet_cluster, _peer_freed, _tile_coords,
-                                         _tile_rows, _tiles_of, check_cluster, check_tile_order, grid_size,
-                                         resident_clusters, tile_table_tensor)
+from hopper_flash_attention_tiles import (_block_start, _dynamic_tile, _kv_part, _meet_cluster, _published_tile, _ring,
+                                         _tile_coords, _tile_rows, _tiles_of, check_cluster, check_tile_order,
+                                         grid_size, resident_clusters, tile_table_tensor)
 
 LOG2E = 1.4426950408889634
-
-
-@triton.jit
-def _ring(count, STAGES: tl.constexpr):
-    return count % STAGES, (count // STAGES) & 1
 
 
 @triton.jit
@@ -110,69 +106,6 @@ def _issue_in_turn(cid: tl.constexpr, TURNS: tl.constexpr):
 def _issued(cid: tl.constexpr, TURNS: tl.constexpr):
     if TURNS:
         tlx.named_barrier_arrive(9 + (cid + 1) % TURNS, 256)
-
-
-@triton.jit
-def _load_kv(desc, tiles, fulls, empties, peer_empties, count, row, rank, STAGES: tl.constexpr, BYTES: tl.constexpr,
-             CLUSTER: tl.constexpr):
-    """One K or V block into ring position `count`. In a cluster of two CTAs
-    (which run two row blocks of one head, reading the same K/V blocks) rank
-    0 multicasts it into both once the other CTA has freed the slot too
-    (_peer_freed); each CTA expects the bytes."""
-    slot, phase = _ring(count, STAGES)
-    tlx.barrier_wait(empties[slot], phase ^ 1)
-    if CLUSTER > 1:
-        _peer_freed(peer_empties, slot, phase, count, rank, STAGES)
-    tlx.barrier_expect_bytes(fulls[slot], BYTES)
-    _load_shared(desc, tiles[slot], row, fulls[slot], rank, CLUSTER)
-
-
-@triton.jit
-def _load_tiles(desc_q, desc_k, desc_v, q_tiles, k_tiles, v_tiles, q_fulls, q_empties, k_fulls, k_empties, v_fulls,
-                v_empties, k_peer_empties, v_peer_empties, my_tiles, pid, nprogs, num_pid_m, tile_table, N_CTX,
-                HEAD_DIM: tl.constexpr, BLOCK_M: tl.constexpr, BLOCK_N: tl.constexpr, K_STAGES: tl.constexpr,
-                V_STAGES: tl.constexpr, Q_BUFFERS: tl.constexpr, CAUSAL: tl.constexpr, TILE_ORDER: tl.constexpr,
-                DIAG_FIRST: tl.constexpr, O_OVER_V: tl.constexpr, O_ENTRIES: tl.constexpr,
-                NUM_MMA_GROUPS: tl.constexpr, dtype: tl.constexpr, CLUSTER: tl.constexpr):
-    """The producer: each tile's Q halves, then its K/V blocks; with O over
-    V, after them one V ring entry per consumer to stage its O in."""
-    BM_HALF: tl.constexpr = BLOCK_M // NUM_MMA_GROUPS
-    ELEM: tl.constexpr = tlx.size_of(dtype)
-    # CLUSTER CTAs (num_ctas) run CLUSTER row blocks of one head and share each K/V block's load
-    tl.static_assert(CLUSTER == tlx.cluster_size_1d(), "CLUSTER must be the launch's num_ctas")
-    tl.static_assert(CLUSTER == 1 or (CLUSTER == 2 and TILE_ORDER != "pairs" and not O_OVER_V),
-                     "clusters of 2 run the row order or (causal) the table, with O over Q")
-    _meet_cluster(CLUSTER, INITS=True)
-    rank = tlx.cluster_cta_rank()
-    kv_count = 0
-    for tile_count in range(0, my_tiles):
-        start_m, off_hz = _tile_coords(tile_count, pid, nprogs, num_pid_m, tile_table, TILE_ORDER, CLUSTER)
-        row0 = off_hz * N_CTX
-        first_row, lo, hi = _tile_rows(start_m, num_pid_m, N_CTX, BLOCK_M, CAUSAL, CLUSTER)
-        q_buf, q_phase = _ring(tile_count, Q_BUFFERS)
-        v_shift = tile_count * O_ENTRIES  # block b's V is at V ring position b + v_shift
-        for c in tl.static_range(NUM_MMA_GROUPS):  # (rows before the first: TMA fills them with zeros)
-            qb = c * Q_BUFFERS + q_buf
-            tlx.barrier_wait(q_empties[qb], q_phase ^ 1)
-            tlx.barrier_expect_bytes(q_fulls[qb], BM_HALF * HEAD_DIM * ELEM)
-            tlx.async_descriptor_load(desc_q, q_tiles[qb], [row0 + first_row + c * BM_HALF, 0], q_fulls[qb])
-        # in the consumers' loops: a causal tile that is no multiple of BLOCK_N in three (see _kv_part)
-        SPLIT: tl.constexpr = CAUSAL and BLOCK_M % BLOCK_N != 0
-        for part in tl.static_range(3 if SPLIT else 1):
-            start, end = _kv_part(part, lo, hi, first_row, BLOCK_N, SPLIT)
-            for kv_pos in range(start, end, BLOCK_N):
-                kv_start = _block_start(kv_pos, lo, hi, BLOCK_M * CLUSTER, DIAG_FIRST)
-                _load_kv(desc_k, k_tiles, k_fulls, k_empties, k_peer_empties, kv_count, row0 + kv_start, rank,
-                         K_STAGES, BLOCK_N * HEAD_DIM * ELEM, CLUSTER)
-                _load_kv(desc_v, v_tiles, v_fulls, v_empties, v_peer_empties, kv_count + v_shift, row0 + kv_start,
-                         rank, V_STAGES, BLOCK_N * HEAD_DIM * ELEM, CLUSTER)
-                kv_count += 1
-        if O_OVER_V:  # the consumers' O entries: free V slots, handed over by a plain arrive
-            for c in tl.static_range(NUM_MMA_GROUPS):
-                v_slot, v_phase = _ring(kv_count + v_shift + c, V_STAGES)
-                tlx.barrier_wait(v_empties[v_slot], v_phase ^ 1)
-                tlx.barrier_arrive(v_fulls[v_slot])
-    _meet_cluster(CLUSTER)
 
 
 @triton.jit
@@ -301,8 +234,64 @@ def _store_o(acc, m_i, l_i, lse_ptr, desc_o, o_tiles, q_empties, v_fulls, v_empt
 
 
 @triton.jit
+def _attend_tile(cid: tl.constexpr, qk_scale, tile_count, kv_count, start_m, off_hz, num_pid_m, N_CTX, q_tiles,
+                 q_fulls, k_fulls, k_tiles, k_empties, v_tiles, v_fulls, v_empties, lse_ptr, o_tiles, desc_o,
+                 q_empties, HEAD_DIM: tl.constexpr, BLOCK_M: tl.constexpr, BLOCK_N: tl.constexpr,
+                 K_STAGES: tl.constexpr, V_STAGES: tl.constexpr, Q_BUFFERS: tl.constexpr, CAUSAL: tl.constexpr,
+                 ALIAS: tl.constexpr, DIAG_FIRST: tl.constexpr, O_OVER_Q: tl.constexpr, O_OVER_V: tl.constexpr,
+                 O_ENTRIES: tl.constexpr, LATE_HANDBACK: tl.constexpr, TURNS: tl.constexpr, Q_REG_COLS: tl.constexpr,
+                 NUM_MMA_GROUPS: tl.constexpr, dtype: tl.constexpr, P16: tl.constexpr, RESCALE_SKIP: tl.constexpr,
+                 PV_IN_TURN: tl.constexpr, LATE_PV_WAIT: tl.constexpr, CLUSTER: tl.constexpr):
+    """Consumer cid's rows of its program's tile_count-th tile, from QK^T to
+    the O store. Returns the next kv_count."""
+    BM_HALF: tl.constexpr = BLOCK_M // NUM_MMA_GROUPS
+    row0 = off_hz * N_CTX
+    first_row, lo, hi = _tile_rows(start_m, num_pid_m, N_CTX, BLOCK_M, CAUSAL, CLUSTER)
+    offs_m = first_row + cid * BM_HALF + tl.arange(0, BM_HALF)
+    diagonal = first_row  # blocks from here on need the causal mask
+    m_i = tl.zeros([BM_HALF], dtype=tl.float32) - float("inf")
+    l_i = tl.zeros([BM_HALF], dtype=tl.float32) + 1.0
+    acc = tl.zeros([BM_HALF, HEAD_DIM], dtype=tl.float32)
+    q_buf, q_phase = _ring(tile_count, Q_BUFFERS)
+    qb = cid * Q_BUFFERS + q_buf
+    q = q_tiles[qb]
+    v_shift = tile_count * O_ENTRIES  # block b's V is at V ring position b + v_shift
+    tlx.barrier_wait(q_fulls[qb], q_phase)
+    if Q_REG_COLS > 0:
+        q_regs = tlx.local_load(tlx.local_slice(q, [0, 0], [BM_HALF, Q_REG_COLS]))
+    else:
+        q_regs = None
+
+    p, m_i, l_i = _first_block(kv_count, tile_count, v_shift, lo, hi, q, q_regs, k_tiles, k_fulls, k_empties,
+                               q_empties, v_empties, m_i, l_i, qk_scale, offs_m, diagonal, cid, BLOCK_M * CLUSTER,
+                               BLOCK_N, K_STAGES, V_STAGES, Q_BUFFERS, CAUSAL, DIAG_FIRST, O_OVER_V, O_ENTRIES,
+                               LATE_HANDBACK, TURNS, Q_REG_COLS, P16)
+    kv_count += 1
+    acc, p, m_i, l_i, kv_count = _other_blocks(kv_count, v_shift, lo, hi, q, q_regs, k_tiles, v_tiles, k_fulls,
+                                               k_empties, v_fulls, v_empties, m_i, l_i, acc, p, qk_scale, offs_m,
+                                               diagonal, cid, BLOCK_M * CLUSTER, BLOCK_N, K_STAGES, V_STAGES,
+                                               CAUSAL, DIAG_FIRST, TURNS, Q_REG_COLS, P16, RESCALE_SKIP, PV_IN_TURN,
+                                               LATE_PV_WAIT)
+    if O_OVER_V:
+        tlx.barrier_arrive(q_empties[qb])  # its last QK^T is done: the next Q can load
+
+    # the last block's PV
+    v_slot, v_phase = _ring(kv_count - 1 + v_shift, V_STAGES)
+    tlx.barrier_wait(v_fulls[v_slot], v_phase)
+    acc = tlx.async_dot(p.to(dtype), v_tiles[v_slot], acc)
+    acc = tlx.async_dot_wait(0, acc)
+    tlx.barrier_arrive(v_empties[v_slot])
+    if not ALIAS:
+        tlx.barrier_arrive(q_empties[qb])  # the next Q can load while O is stored
+
+    _store_o(acc, m_i, l_i, lse_ptr, desc_o, o_tiles, q_empties, v_fulls, v_empties, kv_count, v_shift, qb, off_hz,
+             row0, first_row, offs_m, N_CTX, cid, BM_HALF, V_STAGES, O_OVER_Q, O_OVER_V, LATE_HANDBACK, CAUSAL, dtype)
+    return kv_count
+
+
+@triton.jit
 def _attend(cid: tl.constexpr, sm_scale, my_tiles, pid, nprogs, num_pid_m, tile_table, N_CTX, q_tiles, q_fulls, k_fulls,
-            k_tiles, k_empties, v_tiles, v_fulls, v_empties, lse_ptr, o_tiles, desc_o, q_empties,
+            k_tiles, k_empties, v_tiles, v_fulls, v_empties, lse_ptr, o_tiles, desc_o, q_empties, tile_ids,
             HEAD_DIM: tl.constexpr, BLOCK_M: tl.constexpr, BLOCK_N: tl.constexpr, K_STAGES: tl.constexpr,
             V_STAGES: tl.constexpr, Q_BUFFERS: tl.constexpr, CAUSAL: tl.constexpr, TILE_ORDER: tl.constexpr,
             ALIAS: tl.constexpr, DIAG_FIRST: tl.constexpr, O_OVER_Q: tl.constexpr, O_OVER_V: tl.constexpr,
@@ -310,8 +299,8 @@ def _attend(cid: tl.constexpr, sm_scale, my_tiles, pid, nprogs, num_pid_m, tile_
             NUM_MMA_GROUPS: tl.constexpr, dtype: tl.constexpr, P_16BIT: tl.constexpr, RESCALE_SKIP: tl.constexpr,
             PV_IN_TURN: tl.constexpr, LATE_PV_WAIT: tl.constexpr, CLUSTER: tl.constexpr):
     """Consumer cid: the rows [cid * BM_HALF, (cid + 1) * BM_HALF) of each of
-    its program's tiles, from QK^T to the O store."""
-    BM_HALF: tl.constexpr = BLOCK_M // NUM_MMA_GROUPS
+    its program's tiles (_attend_tile); in the "dynamic" order each tile the
+    producer wrote beside its Q, until it writes -1."""
     # wait for the O store only after the next tile's first QK^T (else at the
     # tile's end); over Q that needs a second Q buffer
     LATE_HANDBACK: tl.constexpr = LATE_Q_HANDBACK and (O_OVER_V or (O_OVER_Q and Q_BUFFERS > 1))
@@ -323,50 +312,29 @@ def _attend(cid: tl.constexpr, sm_scale, my_tiles, pid, nprogs, num_pid_m, tile_
         _issued(cid - 1, TURNS)  # meets its own first wait: the last consumer goes first
     qk_scale = sm_scale * 1.44269504
     kv_count = 0
-    for tile_count in range(0, my_tiles):
-        start_m, off_hz = _tile_coords(tile_count, pid, nprogs, num_pid_m, tile_table, TILE_ORDER, CLUSTER)
-        row0 = off_hz * N_CTX
-        first_row, lo, hi = _tile_rows(start_m, num_pid_m, N_CTX, BLOCK_M, CAUSAL, CLUSTER)
-        offs_m = first_row + cid * BM_HALF + tl.arange(0, BM_HALF)
-        diagonal = first_row  # blocks from here on need the causal mask
-        m_i = tl.zeros([BM_HALF], dtype=tl.float32) - float("inf")
-        l_i = tl.zeros([BM_HALF], dtype=tl.float32) + 1.0
-        acc = tl.zeros([BM_HALF, HEAD_DIM], dtype=tl.float32)
-        q_buf, q_phase = _ring(tile_count, Q_BUFFERS)
-        qb = cid * Q_BUFFERS + q_buf
-        q = q_tiles[qb]
-        v_shift = tile_count * O_ENTRIES  # block b's V is at V ring position b + v_shift
-        tlx.barrier_wait(q_fulls[qb], q_phase)
-        if Q_REG_COLS > 0:
-            q_regs = tlx.local_load(tlx.local_slice(q, [0, 0], [BM_HALF, Q_REG_COLS]))
-        else:
-            q_regs = None
-
-        p, m_i, l_i = _first_block(kv_count, tile_count, v_shift, lo, hi, q, q_regs, k_tiles, k_fulls,
-                                          k_empties, q_empties, v_empties, m_i, l_i, qk_scale, offs_m, diagonal, cid,
-                                          BLOCK_M * CLUSTER, BLOCK_N, K_STAGES, V_STAGES, Q_BUFFERS, CAUSAL,
-                                          DIAG_FIRST, O_OVER_V, O_ENTRIES, LATE_HANDBACK, TURNS, Q_REG_COLS, P16)
-        kv_count += 1
-        acc, p, m_i, l_i, kv_count = _other_blocks(kv_count, v_shift, lo, hi, q, q_regs, k_tiles, v_tiles, k_fulls,
-                                                   k_empties, v_fulls, v_empties, m_i, l_i, acc, p, qk_scale, offs_m,
-                                                   diagonal, cid, BLOCK_M * CLUSTER, BLOCK_N, K_STAGES, V_STAGES,
-                                                   CAUSAL, DIAG_FIRST, TURNS, Q_REG_COLS, P16, RESCALE_SKIP, PV_IN_TURN,
-                                                   LATE_PV_WAIT)
-        if O_OVER_V:
-            tlx.barrier_arrive(q_empties[qb])  # its last QK^T is done: the next Q can load
-
-        # the last block's PV
-        v_slot, v_phase = _ring(kv_count - 1 + v_shift, V_STAGES)
-        tlx.barrier_wait(v_fulls[v_slot], v_phase)
-        acc = tlx.async_dot(p.to(dtype), v_tiles[v_slot], acc)
-        acc = tlx.async_dot_wait(0, acc)
-        tlx.barrier_arrive(v_empties[v_slot])
-        if not ALIAS:
-            tlx.barrier_arrive(q_empties[qb])  # the next Q can load while O is stored
-
-        _store_o(acc, m_i, l_i, lse_ptr, desc_o, o_tiles, q_empties, v_fulls, v_empties, kv_count, v_shift, qb, off_hz,
-                 row0, first_row, offs_m, N_CTX, cid, BM_HALF, V_STAGES, O_OVER_Q, O_OVER_V, LATE_HANDBACK,
-                 CAUSAL, dtype)
+    if TILE_ORDER == "dynamic":
+        tile_count = 0
+        tile = _published_tile(tile_ids, q_fulls, cid * Q_BUFFERS, 0)
+        while tile >= 0:
+            start_m, off_hz = _dynamic_tile(tile, num_pid_m, my_tiles // num_pid_m)
+            kv_count = _attend_tile(cid, qk_scale, tile_count, kv_count, start_m, off_hz, num_pid_m, N_CTX, q_tiles,
+                                    q_fulls, k_fulls, k_tiles, k_empties, v_tiles, v_fulls, v_empties, lse_ptr,
+                                    o_tiles, desc_o, q_empties, HEAD_DIM, BLOCK_M, BLOCK_N, K_STAGES, V_STAGES,
+                                    Q_BUFFERS, CAUSAL, ALIAS, DIAG_FIRST, O_OVER_Q, O_OVER_V, O_ENTRIES,
+                                    LATE_HANDBACK, TURNS, Q_REG_COLS, NUM_MMA_GROUPS, dtype, P16, RESCALE_SKIP,
+                                    PV_IN_TURN, LATE_PV_WAIT, CLUSTER)
+            tile_count += 1
+            q_buf, q_phase = _ring(tile_count, Q_BUFFERS)
+            tile = _published_tile(tile_ids, q_fulls, cid * Q_BUFFERS + q_buf, q_phase)
+    else:
+        for tile_count in range(0, my_tiles):
+            start_m, off_hz = _tile_coords(tile_count, pid, nprogs, num_pid_m, tile_table, TILE_ORDER, CLUSTER)
+            kv_count = _attend_tile(cid, qk_scale, tile_count, kv_count, start_m, off_hz, num_pid_m, N_CTX, q_tiles,
+                                    q_fulls, k_fulls, k_tiles, k_empties, v_tiles, v_fulls, v_empties, lse_ptr,
+                                    o_tiles, desc_o, q_empties, HEAD_DIM, BLOCK_M, BLOCK_N, K_STAGES, V_STAGES,
+                                    Q_BUFFERS, CAUSAL, ALIAS, DIAG_FIRST, O_OVER_Q, O_OVER_V, O_ENTRIES,
+                                    LATE_HANDBACK, TURNS, Q_REG_COLS, NUM_MMA_GROUPS, dtype, P16, RESCALE_SKIP,
+                                    PV_IN_TURN, LATE_PV_WAIT, CLUSTER)
     if not ALIAS or LATE_HANDBACK:
         tlx.async_descriptor_store_wait(0)
     _meet_cluster(CLUSTER)
@@ -434,25 +402,25 @@ def attn_fwd_kernel(sm_scale, lse_ptr, Z, H, desc_q, desc_k, desc_v, desc_o, N_C
     # in a cluster rank 0's producer waits here for the other CTA's consumers to free a slot (_load_kv)
     k_peer_empties = tlx.alloc_barriers(num_barriers=K_STAGES, arrive_count=1) if CLUSTER > 1 else None
     v_peer_empties = tlx.alloc_barriers(num_barriers=V_STAGES, arrive_count=1) if CLUSTER > 1 else None
-
+    # "dynamic": the tile each consumer's Q buffer is loaded for (_publish_tile)
+    tile_ids = tlx.local_alloc((1, ), tl.int32, NUM_MMA_GROUPS * Q_BUFFERS) if TILE_ORDER == "dynamic" else None
     num_pid_m = tl.cdiv(N_CTX, BLOCK_M)
     pid = tl.program_id(0)
     nprogs = tl.num_programs(0)
     my_tiles = _tiles_of(pid, nprogs, num_pid_m, Z * H, tile_table, TILE_ORDER, CLUSTER)
-
     with tlx.async_tasks():
         with tlx.async_task("default"):  # producer: Q halves, then the K/V blocks of the tile
             _load_tiles(desc_q, desc_k, desc_v, q_tiles, k_tiles, v_tiles, q_fulls, q_empties, k_fulls, k_empties,
-                        v_fulls, v_empties, k_peer_empties, v_peer_empties, my_tiles, pid, nprogs, num_pid_m,
-                        tile_table, N_CTX, HEAD_DIM, BLOCK_M, BLOCK_N, K_STAGES, V_STAGES, Q_BUFFERS, CAUSAL,
+                        v_fulls, v_empties, k_peer_empties, v_peer_empties, tile_ids, my_tiles, pid, nprogs,
+                        num_pid_m, tile_table, N_CTX, HEAD_DIM, BLOCK_M, BLOCK_N, K_STAGES, V_STAGES, Q_BUFFERS, CAUSAL,
                         TILE_ORDER, DIAG_FIRST, O_OVER_V, O_ENTRIES, NUM_MMA_GROUPS, dtype, CLUSTER)
         with tlx.async_task(num_warps=4, registers=CONSUMER_REGISTERS, replicate=NUM_MMA_GROUPS):  # consumers
             cid: tl.constexpr = tlx.async_task_replica_id()
             _attend(cid, sm_scale, my_tiles, pid, nprogs, num_pid_m, tile_table, N_CTX, q_tiles, q_fulls, k_fulls,
-                    k_tiles, k_empties, v_tiles, v_fulls, v_empties, lse_ptr, o_tiles, desc_o, q_empties, HEAD_DIM,
-                    BLOCK_M, BLOCK_N, K_STAGES, V_STAGES, Q_BUFFERS, CAUSAL, TILE_ORDER, ALIAS, DIAG_FIRST, O_OVER_Q,
-                    O_OVER_V, O_ENTRIES, LATE_Q_HANDBACK, PINGPONG, Q_REG_COLS, NUM_MMA_GROUPS, dtype, P_16BIT,
-                    RESCALE_SKIP, PV_IN_TURN, LATE_PV_WAIT, CLUSTER)
+                    k_tiles, k_empties, v_tiles, v_fulls, v_empties, lse_ptr, o_tiles, desc_o, q_empties, tile_ids,
+                    HEAD_DIM, BLOCK_M, BLOCK_N, K_STAGES, V_STAGES, Q_BUFFERS, CAUSAL, TILE_ORDER, ALIAS, DIAG_FIRST,
+                    O_OVER_Q, O_OVER_V, O_ENTRIES, LATE_Q_HANDBACK, PINGPONG, Q_REG_COLS, NUM_MMA_GROUPS, dtype,
+                    P_16BIT, RESCALE_SKIP, PV_IN_TURN, LATE_PV_WAIT, CLUSTER)
 
 
 def attention(q, k, v, causal=False, sm_scale=None, alias=True, block_n=None, stages=None, q_buffers=None,
@@ -530,8 +498,9 @@ def attention(q, k, v, causal=False, sm_scale=None, alias=True, block_n=None, st
     if cluster > 1:
         stand_in = tile_table_tensor("rows", 0, 0, 0, 0, 0, 0, q.device)
         nprogs = min(nprogs, resident_clusters(attn_fwd_kernel, args(stand_in), constexprs, q.device))
+    stream = torch.cuda.current_stream(q.device).cuda_stream if tile_order == "dynamic" else None
     table = tile_table_tensor(tile_order, Z * H, num_pid_m // cluster, BLOCK_M * cluster, block_n, N_CTX, nprogs,
-                              q.device)
+                              q.device, stream)
     attn_fwd_kernel[(nprogs, )](*args(table), **constexprs)
     return (o, lse) if return_lse else o
 

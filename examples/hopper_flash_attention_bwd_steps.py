@@ -6,12 +6,7 @@ import triton.language as tl
 
 import tlx_alias as tlx
 from hopper_flash_attention_bwd_dq import add_dq_atomics, add_dq_halves, add_dq_partials, add_dq_turns, dq_ptrs, red_add
-from hopper_flash_attention_tiles import _load_shared, _peer_freed
-
-@triton.jit
-def _ring(count, STAGES: tl.constexpr):
-    return count % STAGES, (count // STAGES) & 1
-
+from hopper_flash_attention_tiles import _load_shared, _peer_freed, _ring
 
 
 @triton.jit

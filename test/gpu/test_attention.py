@@ -185,6 +185,21 @@ def test_causal_attention_tile_orders(head_dim, groups, n, tile_order):
     check(True, head_dim, True, torch.bfloat16, n=n, groups=groups, tile_order=tile_order)
 
 
+@pytest.mark.parametrize("dtype", [torch.float16, torch.bfloat16])
+@pytest.mark.parametrize("head_dim, options", [
+    (64, dict(groups=3)), (64, dict(groups=2)), (128, {}), (128, dict(q_buffers=1, stages=3)), (256, {}),
+    (256, dict(o_staging="v", v_stages=3)), (128, dict(rescale_skip=8.0, late_pv_wait=True, p_16bit=True))])
+def test_causal_attention_dynamic_tile_order(head_dim, options, dtype):
+    """Causal tiles taken from a counter in global memory as programs come
+    free, each handed by the producer to the consumers beside its Q: every
+    tile once (output and LSE of every row), with the Q ring in one or two
+    buffers and O over Q or V. Run twice with the same (cached) counter: had
+    the first launch not set it back to 0, the second's programs would find
+    every tile past their first taken."""
+    for _ in range(2):
+        check(True, head_dim, True, dtype, n=768, growing_scores=True, tile_order="dynamic", **options)
+
+
 @pytest.mark.parametrize("causal", [False, True])
 @pytest.mark.parametrize("head_dim, options", [(64, dict(groups=3)), (128, {}), (256, {}),
                                                (256, dict(o_staging="v", v_stages=3))])
@@ -227,8 +242,12 @@ def test_attention_rejects_clusters_it_cannot_run():
 
 def test_attention_rejects_unknown_tile_order():
     q = torch.randn((1, 2, 384, 64), device="cuda", dtype=torch.float16)
-    with pytest.raises(ValueError, match="tile_order must be 'rows', 'pairs' or 'table', got 'lpt'"):
+    with pytest.raises(ValueError, match="tile_order must be 'rows', 'pairs', 'table' or 'dynamic', got 'lpt'"):
         fa.attention(q, q, q, causal=True, tile_order="lpt")
+    with pytest.raises(ValueError, match=re.escape("tile_order='dynamic' is for causal attention")):
+        fa.attention(q, q, q, tile_order="dynamic")
+    with pytest.raises(ValueError, match=re.escape("got cluster=2, tile_order='dynamic'")):
+        fa.attention(q[:, :, :256], q[:, :, :256], q[:, :, :256], causal=True, cluster=2, tile_order="dynamic")
     with pytest.raises(ValueError, match=r"tile_order='pairs' is for causal attention with an even number of row "
                                          r"blocks, got 3 row blocks"):
         fa.attention(q, q, q, causal=True, tile_order="pairs", groups=2)

@@ -68,6 +68,16 @@ CASES = {
                                                                        rescale_skip=8.0, late_pv_wait=True))
         for causal in (False, True)
     },
+    **{  # causal tiles from the device-side counter, handed to the consumers beside their Q (a while loop each)
+        f"hopper_flash_attention D={d} causal tile_order=dynamic {name}":
+        (lambda d=d, options=options: hopper_flash_attention.compile_for_sm90(d, causal=True, tile_order="dynamic",
+                                                                              **options))
+        for d, name, options in (
+            (64, "groups=3 lazy", dict(groups=3, p_16bit=True, pv_in_turn=True, rescale_skip=8.0)),
+            (128, "lazy late_pv_wait", dict(p_16bit=True, rescale_skip=8.0, late_pv_wait=True)),
+            (128, "q_buffers=1", dict(q_buffers=1)), (256, "lazy", dict(rescale_skip=8.0)),
+            (256, "o_staging=v", dict(o_staging="v", v_stages=3)))
+    },
     "persistent_gemm ALIAS=True": lambda: persistent_gemm.compile_for_sm90(ALIAS=True, STAGES=4),
     "persistent_gemm ALIAS=False": lambda: persistent_gemm.compile_for_sm90(ALIAS=False, STAGES=2),
     "memory_map softmax_rows": _memory_map_kernel,

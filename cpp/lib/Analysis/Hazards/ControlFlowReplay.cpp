@@ -195,8 +195,20 @@ void ControlFlowReplay::runWhile(scf::WhileOp whileOp, State &state) {
   if (!anyExit)
     exits = state;
   state = exits;
+  if (!exact) {
+    // As in runFor: what follows sees the loop as having run the unrolled
+    // iterations, its results what the condition would forward next (a
+    // persistent program's tile counter stays concrete for the hand-offs
+    // after its loop). Values the before block computes from more than
+    // arithmetic on its arguments stay unknown.
+    for (auto [arg, value] : llvm::zip(before.getArguments(), values))
+      bind(arg, value);
+    auto condition = cast<scf::ConditionOp>(before.getTerminator());
+    for (Value arg : condition.getArgs())
+      exitValues.push_back(eval(arg));
+  }
   for (auto [k, result] : llvm::enumerate(whileOp.getResults()))
-    bind(result, exact && k < exitValues.size() ? exitValues[k] : std::nullopt);
+    bind(result, k < exitValues.size() ? exitValues[k] : std::nullopt);
 }
 
 void ControlFlowReplay::runIf(scf::IfOp ifOp, State &state) {
