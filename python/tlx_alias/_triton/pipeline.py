@@ -18,6 +18,7 @@ from triton import knobs
 from triton._C.libtriton import ir, passes
 
 from .. import _addresses, _hazards, _opt
+from .._triton_version import imported_triton_at_least
 from .._version import __version__
 from . import ir as tlx_ir
 from .diagnostics import StageError, stage_error
@@ -252,6 +253,11 @@ def _to_llvmir_wrapper(stock):
         # Multicast loads and remote arrives keep their marks in locations;
         # warp barriers' arrives pass triton's barrier analysis as expects.
         plugin_passes.tlx_cluster_ops_as_marks(pm)
+        # TLX_ALIAS_UNCHAINED_WAITS=1 (triton 3.7, whose barrier analysis
+        # lets expects pass each other): no bar.sync between a ring
+        # consumer's waits (as TLX_ALIAS_LEADER_SYNC: clear the cache).
+        if os.environ.get("TLX_ALIAS_UNCHAINED_WAITS", "0") == "1" and not imported_triton_at_least(3, 8):
+            plugin_passes.tlx_unchained_waits_as_expects(pm)
         plugin_passes.tlx_thread_arrives_as_expects(pm)
         stock(pm, *args, **kwargs)
         plugin_passes.tlx_lower_thread_arrives(pm)

@@ -194,6 +194,28 @@ def TLXThreadArrivesAsExpects : Pass<"tlx-thread-arrives-as-expects", "mlir::Mod
   }];
 }
 
+def TLXUnchainedWaitsAsExpects : Pass<"tlx-unchained-waits-as-expects", "mlir::ModuleOp"> {
+  let summary = "Hide a ring consumer's full-barrier waits from triton's chain-of-waits bar.sync";
+  let description = [{
+    Runs on TTGIR right before `tlx-thread-arrives-as-expects`. Triton's
+    barrier analysis puts a `bar.sync` of the warp group between two
+    `ttng.wait_barrier`s on one mbarrier allocation, lest a warp fall a
+    whole phase behind the others and wait for a phase that has passed: in
+    a consumer's K/V loop, one a block. No warp can fall behind where,
+    after the wait in its block, the task arrives with every thread (a warp
+    barrier's arrive, unpredicated) on the same slot of another allocation
+    (the ring's empty barrier), and every op of another task that completes
+    a phase of the waited allocation (arrive, expect, TMA load) follows, in
+    its block, a wait on that empty barrier at the same slot: the slot is
+    refilled only once every thread has passed the wait. Such an
+    unpredicated wait becomes a zero-byte `ttng.barrier_expect` whose
+    predicate is the phase's parity, its location marked
+    (`{tlx.unchained_wait}`); triton's analysis lets expects pass each other
+    (triton 3.7). `tlx-lower-thread-arrives` makes it the wait again.
+  }];
+  let dependentDialects = ["mlir::arith::ArithDialect"];
+}
+
 def TLXLowerThreadArrives : Pass<"tlx-lower-thread-arrives", "mlir::ModuleOp"> {
   let summary = "Every thread arrives where tlx-thread-arrives-as-expects marked";
   let description = [{
@@ -202,8 +224,11 @@ def TLXLowerThreadArrives : Pass<"tlx-lower-thread-arrives", "mlir::ModuleOp"> {
     of `tlx-thread-arrives-as-expects` becomes
     `mbarrier.arrive.shared::cta.b64 _, [addr], N` run by every thread the
     arrive's own predicate lets through (not only the leader triton
-    predicates it on), and the mark leaves the locations. A marked op this
-    pass does not recognize is an error naming the triton lowering it found.
+    predicates it on), and the mark leaves the locations. An expect marked
+    by `tlx-unchained-waits-as-expects` becomes triton's wait loop
+    (`mbarrier.try_wait.parity`) of every thread, on the parity its
+    predicate carries. A marked op this pass does not recognize is an error
+    naming the triton lowering it found.
   }];
 }
 

@@ -1,8 +1,10 @@
 // tlx-thread-arrives-as-expects and tlx-lower-thread-arrives: a warp
 // barrier's arrive is every thread's own, with no bar.sync of the warp group
-// around it (see Passes.td).
+// around it; tlx-lower-thread-arrives also turns the expects that
+// tlx-unchained-waits-as-expects marked back into waits (see Passes.td).
 
 #include "tlx_alias/Dialect/TLX/Transforms/Passes.h"
+#include "BarrierMarks.h"
 #include "TritonByName/TritonOps.h"
 #include "tlx_alias/Support/Location.h"
 
@@ -18,22 +20,23 @@ using namespace ttg_names;
 
 constexpr StringLiteral kAnd = "llvm.and";
 constexpr StringLiteral kICmp = "llvm.icmp";
-// The frontend's attribute on a warp barrier's arrive, and the location mark.
-constexpr StringLiteral kPerThread = "tlx.arrive_per_thread";
-constexpr StringLiteral kPredicated = "tlx.predicated";
 // Triton's lowering of ttng.barrier_expect: `@$0 mbarrier.arrive.expect_tx...`
 // by the leader thread ($0 = leader && pred).
 constexpr StringLiteral kExpectAsm = "mbarrier.arrive.expect_tx";
 
 struct Mark {
-  int64_t count;
+  int64_t count; // 0: a wait (tlx-unchained-waits-as-expects)
   bool predicated;
   Location original;
 };
 
 std::optional<Mark> markOf(Location loc) {
   auto marked = tlx_alias::markOfLocation(loc);
-  auto count = marked ? dyn_cast_or_null<IntegerAttr>(marked->first.get(kPerThread)) : nullptr;
+  if (!marked)
+    return std::nullopt;
+  if (marked->first.get(kUnchainedWait))
+    return Mark{0, true, marked->second};
+  auto count = dyn_cast_or_null<IntegerAttr>(marked->first.get(kPerThread));
   if (!count)
     return std::nullopt;
   return Mark{count.getInt(), static_cast<bool>(marked->first.get(kPredicated)), marked->second};
@@ -87,7 +90,8 @@ struct TLXLowerThreadArrivesPass
 
   // `@$0 mbarrier.arrive.expect_tx... [$1], 0` (pred, address) becomes an
   // arrive of every thread: unpredicated, or on the arrive's own predicate,
-  // the operand of triton's `and` that is not its leader test.
+  // the operand of triton's `and` that is not its leader test; or, marked as
+  // a wait, every thread's wait for the phase whose parity that operand is.
   LogicalResult lowerArrive(Operation *op, const Mark &mark) {
     StringAttr text = getInlineAsmText(op);
     Value leaderPred, address;
@@ -96,7 +100,7 @@ struct TLXLowerThreadArrivesPass
     if (!text || !text.getValue().contains(kExpectAsm) || op->getNumOperands() != 2 ||
         !leaderPred || !address)
       return op->emitError("tlx-lower-thread-arrives: triton lowered a warp "
-                           "barrier's arrive to an unexpected ")
+                           "barrier's arrive (or an unchained wait) to an unexpected ")
              << (text ? "'" + text.getValue().str() + "'" : std::string("op"))
              << " (expected `@$0 " << kExpectAsm
              << "` on a predicate and an address)";
@@ -112,6 +116,10 @@ struct TLXLowerThreadArrivesPass
       operands = {both->getOperand(1), address};
       asmText = "@$0 mbarrier.arrive.shared::cta.b64 _, [$1]" + count + ";";
       constraints = "b,r";
+      if (mark.count == 0) // a wait, its parity in the predicate: triton's wait loop
+        asmText = "\n{\n\t.reg .pred complete;\n\t.reg .b32 parity;\n\tselp.b32 parity, 1, 0, $0;\n"
+                  "\twaitLoop:\n\tmbarrier.try_wait.parity.shared::cta.b64 complete, [$1], parity;\n"
+                  "\t@!complete bra.uni waitLoop;\n}\n";
     } else {
       operands = {address};
       asmText = "mbarrier.arrive.shared::cta.b64 _, [$0]" + count + ";";
