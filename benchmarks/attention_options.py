@@ -7,7 +7,11 @@ one process: how the docs' A/B rows of one change are taken.
     python benchmarks/attention_options.py --backward '{"default": {}, "leader": {"thread_arrives": false}}' \\
         --shapes 4096:128:0 16384:128:1
 
-Each option set is a name and the keyword arguments of the example's function.
+Each option set is a name and the keyword arguments of the example's function;
+a forward set's "_env" ({"VARIABLE": "value"}) is set while its kernel runs,
+so that a compile-time switch of tlx_alias (e.g. TLX_ALIAS_UNCHAINED_WAITS)
+reaches its compile: give such a set an option that makes it another kernel
+(e.g. "rescale_skip": 8.000001 beside the default 8.0).
 Shapes are N:D:causal with batch * N = 16384 tokens and 32 heads; --dtype bf16
 (default) or fp16; --rounds (default 5). A line per shape is printed and the
 rows go to --out as JSON lines (attention.py's or attention_bwd.py's rows).
@@ -29,7 +33,22 @@ def _forward_rows(options, shapes, dtype, rounds, emit):
     import hopper_flash_attention as fa
 
     def ours(opts):
-        return lambda q, k, v, causal: fa.attention(q, k, v, causal=causal, **opts)
+        opts = dict(opts)
+        env = opts.pop("_env", {})
+
+        def run(q, k, v, causal):
+            saved = {name: os.environ.get(name) for name in env}
+            os.environ.update(env)
+            try:
+                return fa.attention(q, k, v, causal=causal, **opts)
+            finally:
+                for name, value in saved.items():
+                    if value is None:
+                        os.environ.pop(name, None)
+                    else:
+                        os.environ[name] = value
+
+        return run
 
     everywhere = ((False, True), (64, 128, 256))
     fns = {name: (ours(opts), *everywhere, ("bf16", "fp16")) for name, opts in options.items()}

@@ -201,6 +201,23 @@ def test_causal_attention_dynamic_tile_order(head_dim, options, dtype):
 
 
 @pytest.mark.parametrize("causal", [False, True])
+@pytest.mark.parametrize("head_dim, options", [
+    (64, dict(groups=3)), (64, dict(groups=2)), (128, dict(rescale_skip=8.0, late_pv_wait=True)),
+    (128, dict(cluster=2, q_buffers=1, stages=3)), (256, {}), (256, dict(o_staging="v", v_stages=3)),
+    (256, dict(cluster=2, thread_arrives="kq")), (128, dict(tile_order="dynamic"))])
+def test_attention_unchained_waits(head_dim, options, causal, tmp_path, monkeypatch):
+    """TLX_ALIAS_UNCHAINED_WAITS=1 (tlx-unchained-waits-as-expects): the
+    consumers' K/V waits without triton's bar.sync between two waits on one
+    ring, compiled afresh (the switch is not in triton's cache key); rows
+    whose max keeps growing, 4-9 tiles a program through the rings."""
+    if options.get("tile_order") == "dynamic" and not causal:
+        pytest.skip("the dynamic order is causal")
+    monkeypatch.setenv("TRITON_CACHE_DIR", str(tmp_path))
+    monkeypatch.setenv("TLX_ALIAS_UNCHAINED_WAITS", "1")
+    check(True, head_dim, causal, torch.bfloat16, n=768, growing_scores=True, **options)
+
+
+@pytest.mark.parametrize("causal", [False, True])
 @pytest.mark.parametrize("head_dim, options", [(64, dict(groups=3)), (128, {}), (256, {}),
                                                (256, dict(o_staging="v", v_stages=3))])
 def test_attention_thread_or_leader_arrives(head_dim, options, causal):

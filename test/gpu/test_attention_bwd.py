@@ -91,6 +91,16 @@ def test_backward_many_tiles(causal):
 
 
 @pytest.mark.parametrize("causal", [False, True])
+@pytest.mark.parametrize("head_dim", [64, 128])
+def test_backward_unchained_waits(head_dim, causal, tmp_path, monkeypatch):
+    """TLX_ALIAS_UNCHAINED_WAITS=1 (tlx-unchained-waits-as-expects) on the
+    forward and backward, compiled afresh: many Q blocks through the rings."""
+    monkeypatch.setenv("TRITON_CACHE_DIR", str(tmp_path))
+    monkeypatch.setenv("TLX_ALIAS_UNCHAINED_WAITS", "1")
+    check(True, head_dim, causal, torch.bfloat16, n=2048, z=1, h=2)
+
+
+@pytest.mark.parametrize("causal", [False, True])
 @pytest.mark.parametrize("head_dim, stages, ds_over_do", [(128, 4, True), (128, 5, True), (64, 4, True),
                                                           (128, 2, False), (64, 2, False)])
 def test_backward_ring_depths_and_ds_over_do(head_dim, stages, ds_over_do, causal):
