@@ -70,6 +70,14 @@ SmallVector<BlockArgument> getWarpSpecializeCaptureArgs(Operation *partitions,
   return args;
 }
 
+Value getWarpSpecializeCapture(BlockArgument arg) {
+  Operation *partitions = arg.getOwner()->getParentOp();
+  if (!partitions || !isOpNamed(partitions, ttg_names::kWarpSpecializePartitions) ||
+      arg.getArgNumber() >= partitions->getNumOperands())
+    return Value();
+  return partitions->getOperand(arg.getArgNumber());
+}
+
 Operation *createSharedStorage(OpBuilder &builder, Location loc, int64_t bytes,
                                int64_t alignment, bool exactViews,
                                function_ref<InFlightDiagnostic()> emitError) {

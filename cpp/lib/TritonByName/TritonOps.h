@@ -111,6 +111,10 @@ int64_t getLocalAllocAlignment(Operation *localAlloc);
 SmallVector<BlockArgument> getWarpSpecializeCaptureArgs(Operation *partitions,
                                                         unsigned operandIndex);
 
+/// The inverse: the explicit capture that a partition's block argument
+/// stands for, or null for any other block argument.
+Value getWarpSpecializeCapture(BlockArgument arg);
+
 /// `ttg.local_alloc {alignment} : () -> !ttg.memdesc<bytes x i8>`: plain
 /// shared-memory storage for views. With `exactViews`, `bytes/G x G x i8`
 /// (G the largest power of two dividing bytes): triton 3.8 cannot build the

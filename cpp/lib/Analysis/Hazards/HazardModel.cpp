@@ -158,9 +158,8 @@ std::optional<Range> ByteModel::resolveView(Value v, const DenseMap<Value, int64
       Operation *owner = arg.getOwner()->getParentOp();
       if (!owner)
         return std::nullopt;
-      if (isOpNamed(owner, ttg_names::kWarpSpecializePartitions) &&
-          arg.getArgNumber() < owner->getNumOperands()) {
-        v = owner->getOperand(arg.getArgNumber());
+      if (Value capture = getWarpSpecializeCapture(arg)) {
+        v = capture;
         continue;
       }
       if (auto forOp = dyn_cast<scf::ForOp>(owner)) {

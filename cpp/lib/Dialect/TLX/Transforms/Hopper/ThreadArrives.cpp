@@ -23,6 +23,12 @@ constexpr StringLiteral kICmp = "llvm.icmp";
 // Triton's lowering of ttng.barrier_expect: `@$0 mbarrier.arrive.expect_tx...`
 // by the leader thread ($0 = leader && pred).
 constexpr StringLiteral kExpectAsm = "mbarrier.arrive.expect_tx";
+// Triton's lowering of ttng.wait_barrier, the phase's parity taken from the
+// predicate ($0) a marked wait's expect carries.
+constexpr StringLiteral kWaitOnParityAsm =
+    "\n{\n\t.reg .pred complete;\n\t.reg .b32 parity;\n\tselp.b32 parity, 1, 0, $0;\n"
+    "\twaitLoop:\n\tmbarrier.try_wait.parity.shared::cta.b64 complete, [$1], parity;\n"
+    "\t@!complete bra.uni waitLoop;\n}\n";
 
 struct Mark {
   int64_t count; // 0: a wait (tlx-unchained-waits-as-expects)
@@ -114,12 +120,9 @@ struct TLXLowerThreadArrivesPass
         return op->emitError("tlx-lower-thread-arrives: the predicate of triton's "
                              "lowering is not `and(leader test, pred)`");
       operands = {both->getOperand(1), address};
-      asmText = "@$0 mbarrier.arrive.shared::cta.b64 _, [$1]" + count + ";";
+      asmText = mark.count == 0 ? kWaitOnParityAsm.str()
+                                : "@$0 mbarrier.arrive.shared::cta.b64 _, [$1]" + count + ";";
       constraints = "b,r";
-      if (mark.count == 0) // a wait, its parity in the predicate: triton's wait loop
-        asmText = "\n{\n\t.reg .pred complete;\n\t.reg .b32 parity;\n\tselp.b32 parity, 1, 0, $0;\n"
-                  "\twaitLoop:\n\tmbarrier.try_wait.parity.shared::cta.b64 complete, [$1], parity;\n"
-                  "\t@!complete bra.uni waitLoop;\n}\n";
     } else {
       operands = {address};
       asmText = "mbarrier.arrive.shared::cta.b64 _, [$0]" + count + ";";

@@ -19,7 +19,6 @@ namespace {
 
 using namespace ttg_names;
 
-
 /// A barrier operand as (allocation, slot): the allocation through
 /// memdesc_index and warp_specialize captures, the slot the index value
 /// (null for an unindexed barrier).
@@ -30,13 +29,8 @@ struct Slot {
 
 Value captured(Value v) {
   auto arg = dyn_cast<BlockArgument>(v);
-  if (!arg)
-    return v;
-  Operation *owner = arg.getOwner()->getParentOp();
-  if (owner && isOpNamed(owner, kWarpSpecializePartitions) &&
-      arg.getArgNumber() < owner->getNumOperands())
-    return owner->getOperand(arg.getArgNumber());
-  return v;
+  Value capture = arg ? getWarpSpecializeCapture(arg) : Value();
+  return capture ? capture : v;
 }
 
 Slot slotOf(Value bar) {
@@ -48,18 +42,11 @@ Slot slotOf(Value bar) {
 
 bool sameSlot(const Slot &a, const Slot &b) { return a.alloc == b.alloc && a.index == b.index; }
 
-/// Whether `op` can complete a phase of barrier allocation `full`: an
-/// arrive, an expect, or a TMA load that signals it.
-bool completes(Operation *op, Value full) {
+/// Where `op` can complete a phase of barrier allocation `full` (an arrive,
+/// an expect, or a TMA load that signals it), its operand on `full`; else null.
+Value completion(Operation *op, Value full) {
   if (!isOpNamed(op, kArriveBarrier) && !isOpNamed(op, kBarrierExpect) && !isOpNamed(op, kTmaLoad))
-    return false;
-  for (Value operand : op->getOperands())
-    if (isMemDesc(operand.getType()) && slotOf(operand).alloc == full)
-      return true;
-  return false;
-}
-
-Value barrierOperand(Operation *op, Value full) {
+    return Value();
   for (Value operand : op->getOperands())
     if (isMemDesc(operand.getType()) && slotOf(operand).alloc == full)
       return operand;
@@ -109,10 +96,11 @@ Region *taskOf(Operation *op, Operation *warpSpecialize) {
 bool gatedBy(ModuleOp module, Operation *warpSpecialize, Region *task, Value full, Value empty) {
   bool gated = true;
   module.walk([&](Operation *op) {
-    if (!gated || !completes(op, full))
+    Value bar = gated ? completion(op, full) : Value();
+    if (!bar)
       return;
     Region *owner = taskOf(op, warpSpecialize);
-    if (!owner || owner == task || !waitedBefore(op, empty, slotOf(barrierOperand(op, full)).index))
+    if (!owner || owner == task || !waitedBefore(op, empty, slotOf(bar).index))
       gated = false;
   });
   return gated;
