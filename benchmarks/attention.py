@@ -246,7 +246,7 @@ def measure_shape(side, fns, dtype, z, h, n, d, causal, rounds):
     for r in range(rounds):  # each round starts one kernel later: none keeps the slot after the last one's
         for row, fn in runs[r % max(len(runs), 1):] + runs[:r % max(len(runs), 1)]:
             row.setdefault("ms_rounds", []).append(triton.testing.do_bench(
-                lambda: fn(q, k, v, causal), warmup=25, rep=100, return_mode="median"))
+                lambda: fn(q, k, v, causal), warmup=25, rep=REP_MS, return_mode="median"))
     for row, _ in runs:
         row["ms"] = sorted(row["ms_rounds"])[len(row["ms_rounds"]) // 2]
         row["tflops"] = flops / row["ms"] * 1e-9
@@ -254,6 +254,9 @@ def measure_shape(side, fns, dtype, z, h, n, d, causal, rounds):
 
 
 DTYPES = {"fp16": "float16", "bf16": "bfloat16"}
+# do_bench's time per round: shorter rounds, more of them, put the kernels
+# of a shape closer in time, where the clock moves with power draw.
+REP_MS = 100
 
 
 def table(rows):
@@ -305,7 +308,7 @@ def _is_other(r):
 def markdown(rows):
     """The README's attention table: TFLOP/s per kernel and the aliased
     kernel's ratios to SDPA, FlashAttention-3 (bf16) and the best other
-    kernel, per shape and dtype."""
+    kernel, per shape and dtype; n/a for a kernel the run left out (--only)."""
     lines = ["| dtype | N | D | mask | aliased | unaliased twin | SDPA | FA3 | triton `tl.dot` | peer's best | "
              "aliased / SDPA | aliased / FA3 | aliased / best other |",
              "|---|---|---|---|---|---|---|---|---|---|---|---|---|"]
@@ -321,8 +324,9 @@ def markdown(rows):
 
         def cell(value, digits=0):
             return "n/a" if value is None else f"{value:.{digits}f}"
-        lines.append(f"| {dtype} | {n} | {d} | {'causal' if causal else '-'} | {aliased:.0f} | {speed[TWIN]:.0f} | "
-                     f"{speed['torch SDPA']:.0f} | {cell(fa3)} | {speed['triton tl.dot']:.0f} | "
+        lines.append(f"| {dtype} | {n} | {d} | {'causal' if causal else '-'} | {aliased:.0f} | "
+                     f"{cell(speed.get(TWIN))} | {speed['torch SDPA']:.0f} | {cell(fa3)} | "
+                     f"{cell(speed.get('triton tl.dot'))} | "
                      f"{cell(max(peers) if peers else None)} | {aliased / speed['torch SDPA']:.3f} | "
                      f"{cell(aliased / fa3 if fa3 else None, 3)} | {aliased / best_other:.3f} |")
     return "\n".join(lines)
@@ -354,6 +358,7 @@ def main():
     parser.add_argument("--table", nargs="+", metavar="JSONL")
     parser.add_argument("--dtypes", nargs="+", default=["fp16", "bf16"], choices=sorted(DTYPES))
     parser.add_argument("--rounds", type=int, default=3, help="interleaved timing rounds per shape")
+    parser.add_argument("--rep-ms", type=int, default=REP_MS, help="milliseconds each kernel runs in a round")
     parser.add_argument("--quick", action="store_true", help="N = 4096 and 16384 only")
     parser.add_argument("--markdown", action="store_true", help="with --table: the README's table")
     parser.add_argument("--head-dims", nargs="+", type=int, choices=HEAD_DIMS, help="these head dims only")
@@ -361,13 +366,15 @@ def main():
     parser.add_argument("--only", nargs="+", default=[], metavar="NAME",
                         help="besides the default, SDPA and FA3, only providers whose name contains one of these")
     args = parser.parse_args()
+    globals()["REP_MS"] = args.rep_ms
     if args.table:
         rows = sides.read_rows(args.table)
         print(markdown(rows) if args.markdown else table(rows))
     elif args.side:
         run_side(args.side, args.out, args.dtypes, args.rounds, args.quick, args.head_dims, args.only, args.masks)
     else:
-        side_args = ["--dtypes", *args.dtypes, "--rounds", str(args.rounds)] + (["--quick"] if args.quick else [])
+        side_args = ["--dtypes", *args.dtypes, "--rounds", str(args.rounds), "--rep-ms", str(args.rep_ms)]
+        side_args += ["--quick"] if args.quick else []
         side_args += (["--head-dims", *map(str, args.head_dims)] if args.head_dims else [])
         side_args += (["--masks", args.masks] if args.masks else []) + (["--only", *args.only] if args.only else [])
         compare(args.out_dir, side_args)

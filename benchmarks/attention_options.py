@@ -13,8 +13,9 @@ so that a compile-time switch of tlx_alias (e.g. TLX_ALIAS_UNCHAINED_WAITS)
 reaches its compile: give such a set an option that makes it another kernel
 (e.g. "rescale_skip": 8.000001 beside the default 8.0).
 Shapes are N:D:causal with batch * N = 16384 tokens and 32 heads; --dtype bf16
-(default) or fp16; --rounds (default 5). A line per shape is printed and the
-rows go to --out as JSON lines (attention.py's or attention_bwd.py's rows).
+(default) or fp16; --rounds (default 5) of --rep-ms (default 100) each. A line
+per shape is printed and the rows go to --out as JSON lines (attention.py's or
+attention_bwd.py's rows).
 """
 import argparse
 import json
@@ -95,12 +96,15 @@ def main():
     parser.add_argument("--backward", action="store_true", help="attention_backward's options, not attention()'s")
     parser.add_argument("--dtype", choices=("bf16", "fp16"), default="bf16")
     parser.add_argument("--rounds", type=int, default=5)
+    parser.add_argument("--rep-ms", type=int, default=100, help="milliseconds each kernel runs in a round")
     parser.add_argument("--out", help="append the rows as JSON lines to this file")
     args = parser.parse_args()
     options = json.loads(args.options)
     import torch
     import triton
     import tlx_alias  # noqa: F401
+    import attention
+    attention.REP_MS = args.rep_ms
     triton.set_allocator(lambda size, align, stream: torch.empty(size, dtype=torch.int8, device="cuda"))
     out = open(args.out, "a") if args.out else None
 

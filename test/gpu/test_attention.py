@@ -204,17 +204,30 @@ def test_causal_attention_dynamic_tile_order(head_dim, options, dtype):
 @pytest.mark.parametrize("head_dim, options", [
     (64, dict(groups=3)), (64, dict(groups=2)), (128, dict(rescale_skip=8.0, late_pv_wait=True)),
     (128, dict(cluster=2, q_buffers=1, stages=3)), (256, {}), (256, dict(o_staging="v", v_stages=3)),
-    (256, dict(cluster=2, thread_arrives="kq")), (128, dict(tile_order="dynamic"))])
+    (256, dict(cluster=2, o_staging="q", thread_arrives="kq")), (128, dict(tile_order="dynamic"))])
 def test_attention_unchained_waits(head_dim, options, causal, tmp_path, monkeypatch):
     """TLX_ALIAS_UNCHAINED_WAITS=1 (tlx-unchained-waits-as-expects): the
     consumers' K/V waits without triton's bar.sync between two waits on one
-    ring, compiled afresh (the switch is not in triton's cache key); rows
-    whose max keeps growing, 4-9 tiles a program through the rings."""
+    ring change no bit of output or LSE (each switch compiled afresh: it is
+    not in triton's cache key), launch after launch; rows whose max keeps
+    growing, 4-9 tiles a program through the rings."""
     if options.get("tile_order") == "dynamic" and not causal:
         pytest.skip("the dynamic order is causal")
-    monkeypatch.setenv("TRITON_CACHE_DIR", str(tmp_path))
-    monkeypatch.setenv("TLX_ALIAS_UNCHAINED_WAITS", "1")
-    check(True, head_dim, causal, torch.bfloat16, n=768, growing_scores=True, **options)
+    torch.manual_seed(0)
+    q, k, v = (torch.randn((2, 3, 768, head_dim), device="cuda", dtype=torch.bfloat16) for _ in range(3))
+    k = (k.float() * torch.linspace(1, 6, 768, device="cuda")[:, None]).to(torch.bfloat16)
+    results = {}
+    for switch in ("0", "1"):
+        monkeypatch.setenv("TRITON_CACHE_DIR", str(tmp_path / switch))
+        monkeypatch.setenv("TLX_ALIAS_UNCHAINED_WAITS", switch)
+        results[switch] = [fa.attention(q, k, v, causal=causal, num_sms=5, return_lse=True, **options)
+                           for _ in range(4)]
+    chained_out, chained_lse = results["0"][0]
+    for out, lse in results["0"][1:] + results["1"]:
+        assert torch.equal(out, chained_out) and torch.equal(lse, chained_lse)
+    ref_out, ref_lse = reference(q, k, v, causal, 1.0 / math.sqrt(head_dim))
+    torch.testing.assert_close(chained_lse, ref_lse, rtol=0, atol=1e-3)
+    torch.testing.assert_close(chained_out.float(), ref_out, rtol=2**-7, atol=2e-2)
 
 
 @pytest.mark.parametrize("causal", [False, True])
