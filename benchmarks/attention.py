@@ -236,7 +236,7 @@ def measure_shape(side, fns, dtype, z, h, n, d, causal, rounds):
             continue
         if name.startswith(("peer ", "tlx_alias running ")) and side == "ours" and n != TUTORIAL_SEQ_LEN:
             continue
-        row = dict(side=side, name=name, dtype=dtype, Z=z, H=h, N=n, D=d, causal=causal)
+        row = dict(side=side, name=name, dtype=dtype, Z=z, H=h, N=n, D=d, causal=causal, rep_ms=REP_MS)
         try:
             row["max_abs_err"] = (fn(q, k, v, causal).float() - ref).abs().max().item()
             runs.append((row, fn))

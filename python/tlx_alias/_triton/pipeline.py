@@ -255,7 +255,8 @@ def _to_llvmir_wrapper(stock):
         plugin_passes.tlx_cluster_ops_as_marks(pm)
         # TLX_ALIAS_UNCHAINED_WAITS=1 (triton 3.7, whose barrier analysis
         # lets expects pass each other): no bar.sync between a ring
-        # consumer's waits (as TLX_ALIAS_LEADER_SYNC: clear the cache).
+        # consumer's waits (as TLX_ALIAS_LEADER_SYNC: clear the cache);
+        # off, as it measured no faster (docs/design/attention.md).
         if os.environ.get("TLX_ALIAS_UNCHAINED_WAITS", "0") == "1" and not imported_triton_at_least(3, 8):
             plugin_passes.tlx_unchained_waits_as_expects(pm)
         plugin_passes.tlx_thread_arrives_as_expects(pm)
