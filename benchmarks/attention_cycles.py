@@ -1,0 +1,125 @@
+"""Option sets of the attention forward, and FlashAttention-3, side by side
+in SM cycles as Nsight Compute counts them: one profiled launch per ncu run,
+in rounds that each start one provider later. Cycles barely move with the
+clock that power draw sets, where milliseconds do (one kernel's rounds
+spread +-10% on an H100: benchmarks/README.md), so an A/B of well under 1%
+shows; the acceptance numbers stay attention.py's milliseconds.
+
+    python benchmarks/attention_cycles.py '{"default": {}, "unchained": {"_env": {"TLX_ALIAS_UNCHAINED_WAITS": "1"}}}' \\
+        --shapes 16384:128:1 4096:256:1 --fa3 --rounds 3 --out $OUT/cycles.jsonl
+
+Each run is `ncu --clock-control none --cache-control all --metrics METRICS
+-k regex:KERNELS --launch-skip 1 --launch-count 1 python attention_profile.py
+...` (the first launch compiles). A set's "_env" is the environment of its
+runs; every set compiles into its own TRITON_CACHE_DIR, since a switch read
+at compile time is not in triton's cache key. Shapes are N:D:causal with
+batch * N = 16384 tokens and 32 heads (attention_profile.py's); --dtype
+bfloat16 (default) or float16. A line per shape gives each provider's median
+elapsed cycles and its ratio to the first set's (and FA3's); the rows,
+every round's metrics, go to --out as JSON lines.
+"""
+import argparse
+import csv
+import io
+import json
+import os
+import statistics
+import subprocess
+import sys
+import tempfile
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+METRICS = ("gpc__cycles_elapsed.max", "sm__cycles_active.avg", "sm__inst_executed.sum", "gpu__time_duration.sum")
+KERNELS = "attn_fwd_kernel|device_kernel"  # ours, FA3's (cutlass's device_kernel)
+FA3 = "FlashAttention-3"
+
+
+def ncu_command(ncu, log, n, d, causal, dtype, options=None):
+    """The ncu run profiling one launch of the forward at (n, d, causal):
+    the example with `options`, or FA3 where options is None."""
+    which = ["--fa3"] if options is None else ["--options", json.dumps(options)]
+    return [ncu, "--clock-control", "none", "--cache-control", "all", "--csv", "--print-units", "base",
+            "--log-file", log, "--metrics", ",".join(METRICS), "-k", f"regex:{KERNELS}", "--launch-skip", "1", "--launch-count", "1",
+            sys.executable, os.path.join(HERE, "attention_profile.py"), "--head-dim", str(d), "--n", str(n),
+            "--dtype", dtype, "--launches", "2", *(["--causal"] if causal else []), *which]
+
+
+def parse_ncu_csv(text):
+    """{metric: value} of the one kernel in ncu's --csv details output
+    (base units: cycles, instructions, nanoseconds; numbers may carry
+    thousands separators); ValueError naming what is
+    missing where the output holds no such kernel."""
+    lines = text.splitlines()
+    start = next((i for i, line in enumerate(lines) if line.startswith('"ID"')), None)
+    if start is None:
+        raise ValueError(f"ncu printed no metrics table (no kernel matched {KERNELS!r}?): {text[-400:]!r}")
+    values, kernels = {}, set()
+    for row in csv.DictReader(io.StringIO("\n".join(lines[start:]))):
+        if row.get("Metric Name") in METRICS:
+            kernels.add(row["ID"])
+            values[row["Metric Name"]] = float(row["Metric Value"].replace(",", ""))
+    if len(kernels) != 1 or set(values) != set(METRICS):
+        raise ValueError(f"expected {len(METRICS)} metrics of one kernel, got {sorted(values)} "
+                         f"of {len(kernels)} kernel(s)")
+    return values
+
+
+def summary(rows, baseline):
+    """One line of a shape's rows: each provider's median elapsed cycles,
+    its ratio to `baseline`'s and, where FA3 ran, FA3's over its own
+    (above 1: fewer cycles than FA3)."""
+    cycles = {}
+    for row in rows:
+        cycles.setdefault(row["name"], []).append(row["gpc__cycles_elapsed.max"])
+    median = {name: statistics.median(values) for name, values in cycles.items()}
+    parts = []
+    for name, value in median.items():
+        text = f"{name}={value / 1e6:.3f}M"
+        if name != baseline:
+            text += f" x{median[baseline] / value:.4f}"
+        if FA3 in median and name != FA3:
+            text += f" FA3/it {median[FA3] / value:.4f}"
+        parts.append(text)
+    return " ".join(parts)
+
+
+def main():
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("options", help='JSON: {"name": {keyword: value, ..., "_env": {...}}, ...}')
+    parser.add_argument("--shapes", nargs="+", required=True, metavar="N:D:CAUSAL")
+    parser.add_argument("--fa3", action="store_true", help="FlashAttention-3 too (bf16)")
+    parser.add_argument("--dtype", choices=("bfloat16", "float16"), default="bfloat16")
+    parser.add_argument("--rounds", type=int, default=3)
+    parser.add_argument("--ncu", default="ncu")
+    parser.add_argument("--out", help="append the rows as JSON lines to this file")
+    args = parser.parse_args()
+    sets = json.loads(args.options)
+    providers = [(name, opts) for name, opts in sets.items()] + ([(FA3, None)] if args.fa3 else [])
+    scratch = tempfile.mkdtemp(prefix="attention_cycles_")
+    out = open(args.out, "a") if args.out else None
+    for shape in args.shapes:
+        n, d, causal = (int(part) for part in shape.split(":"))
+        rows = []
+        for r in range(args.rounds):  # each round starts one provider later
+            for name, opts in providers[r % len(providers):] + providers[:r % len(providers)]:
+                opts = dict(opts or {}) if opts is not None else None
+                env = dict(os.environ, **(opts.pop("_env", {}) if opts else {}))
+                env["TRITON_CACHE_DIR"] = os.path.join(scratch, "cache", name)
+                log = os.path.join(scratch, "ncu.csv")
+                done = subprocess.run(ncu_command(args.ncu, log, n, d, bool(causal), args.dtype, opts), env=env,
+                                      capture_output=True, text=True)
+                text = open(log).read() if os.path.exists(log) else ""
+                if done.returncode != 0:
+                    sys.exit(f"{name} at {shape}: ncu exited {done.returncode}: {(done.stderr or text)[-600:]}")
+                row = dict(name=name, N=n, D=d, causal=bool(causal), dtype=args.dtype, round=r,
+                           options=sets.get(name), **parse_ncu_csv(text))
+                os.remove(log)
+                rows.append(row)
+                if out:
+                    out.write(json.dumps(row) + "\n")
+                    out.flush()
+        print(shape, summary(rows, providers[0][0]), flush=True)
+
+
+if __name__ == "__main__":
+    main()

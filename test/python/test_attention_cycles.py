@@ -1,0 +1,89 @@
+"""benchmarks/attention_cycles.py's CPU side: the ncu command it runs and
+what it reads from ncu's CSV (the GPU side runs on the device)."""
+import json
+import os
+import sys
+
+import pytest
+
+from conftest import ROOT
+
+sys.path.insert(0, os.path.join(ROOT, "benchmarks"))
+import attention_cycles as ac  # noqa: E402
+
+HEADER = '"ID","Process ID","Process Name","Host Name","Kernel Name","Context","Stream","Block Size","Grid Size",' \
+         '"Device","CC","Section Name","Metric Name","Metric Unit","Metric Value"'
+
+
+def _csv(kernel_ids=("0", ), metrics=ac.METRICS):
+    rows = [f'"{i}","877","python3.12","127.0.0.1","attn_fwd_kernel","1","7","(384, 1, 1)","(132, 1, 1)","0","9.0",'
+            f'"Command line profiler metrics","{m}","cycle","{1000 + j},{j:03d}"'
+            for i in kernel_ids for j, m in enumerate(metrics)]
+    return "\n".join(["==PROF== Connected to process 877", HEADER, *rows, "==PROF== Disconnected from process 877"])
+
+
+def test_reads_the_metrics_of_the_one_kernel():
+    assert ac.parse_ncu_csv(_csv()) == {m: 1000000.0 + j * 1001 for j, m in enumerate(ac.METRICS)}
+
+
+@pytest.mark.parametrize("text, message", [
+    ("==PROF== No kernels were profiled.", "ncu printed no metrics table"),
+    (_csv(kernel_ids=("0", "1")), "of 2 kernel(s)"),
+    (_csv(metrics=ac.METRICS[:2]), "expected 4 metrics of one kernel, got ['gpc__cycles_elapsed.max', 'sm__cycles"),
+])
+def test_says_what_is_missing(text, message):
+    with pytest.raises(ValueError) as error:
+        ac.parse_ncu_csv(text)
+    assert message in str(error.value)
+
+
+def test_command_profiles_the_second_launch_of_one_provider():
+    ours = ac.ncu_command("ncu", "/tmp/log", 16384, 128, True, "bfloat16", {"cluster": 1})
+    assert ours[:4] == ["ncu", "--clock-control", "none", "--cache-control"]
+    assert ours[ours.index("--launch-skip") + 1] == "1" and ours[ours.index("--launches") + 1] == "2"
+    assert ours[ours.index("--options") + 1] == '{"cluster": 1}' and "--causal" in ours and "--fa3" not in ours
+    fa3 = ac.ncu_command("ncu", "/tmp/log", 4096, 64, False, "bfloat16")
+    assert "--fa3" in fa3 and "--options" not in fa3 and "--causal" not in fa3
+    assert fa3[fa3.index("--head-dim") + 1] == "64" and fa3[fa3.index("--n") + 1] == "4096"
+
+
+def test_summary_gives_medians_and_ratios():
+    rows = [dict(name=name, **{"gpc__cycles_elapsed.max": c}) for name, c in
+            [("default", 5.0e6), ("default", 5.2e6), ("default", 5.1e6), ("b", 4.9e6), ("b", 5.0e6), ("b", 4.8e6),
+             (ac.FA3, 4.7e6), (ac.FA3, 4.7e6), (ac.FA3, 4.8e6)]]
+    assert ac.summary(rows, "default") == (f"default=5.100M FA3/it 0.9216 b=4.900M x1.0408 FA3/it 0.9592 "
+                                           f"{ac.FA3}=4.700M x1.0851")
+
+
+FAKE_NCU = '''#!/usr/bin/env python3
+import json, os, sys
+args = sys.argv[1:]
+log = args[args.index("--log-file") + 1]
+which = "fa3" if "--fa3" in args else args[args.index("--options") + 1]
+with open(os.environ["CALLS"], "a") as calls:
+    calls.write(json.dumps([which, os.environ.get("SWITCH"), os.path.basename(os.environ["TRITON_CACHE_DIR"])]) + "\\n")
+cycles = {"fa3": 4.0e6}.get(which, 5.0e6 if os.environ.get("SWITCH") == "1" else 4.5e6)
+with open(log, "w") as out:
+    out.write(HEADER + "\\n")
+    for name in METRICS:
+        out.write(f'"0","1","p","h","k","1","7","b","g","0","9.0","s","{name}","cycle","{cycles:.0f}"\\n')
+'''
+
+
+def test_runs_rounds_in_rotation_with_each_sets_environment(tmp_path, monkeypatch, capsys):
+    ncu = tmp_path / "ncu"
+    ncu.write_text(FAKE_NCU.replace("HEADER", repr(HEADER)).replace("METRICS", repr(ac.METRICS)))
+    ncu.chmod(0o755)
+    monkeypatch.setenv("CALLS", str(tmp_path / "calls"))
+    monkeypatch.setattr(sys, "argv", ["attention_cycles.py", '{"default": {}, "on": {"_env": {"SWITCH": "1"}}}',
+                                      "--shapes", "4096:128:1", "--fa3", "--rounds", "2", "--ncu", str(ncu),
+                                      "--out", str(tmp_path / "rows.jsonl")])
+    ac.main()
+    calls = [json.loads(line) for line in (tmp_path / "calls").read_text().splitlines()]
+    assert calls == [["{}", None, "default"], ['{}', "1", "on"], ["fa3", None, ac.FA3],
+                     ['{}', "1", "on"], ["fa3", None, ac.FA3], ["{}", None, "default"]]
+    rows = [json.loads(line) for line in (tmp_path / "rows.jsonl").read_text().splitlines()]
+    assert [(r["name"], r["round"], r["gpc__cycles_elapsed.max"]) for r in rows][:3] == [
+        ("default", 0, 4.5e6), ("on", 0, 5.0e6), (ac.FA3, 0, 4.0e6)]
+    assert capsys.readouterr().out == ("4096:128:1 default=4.500M FA3/it 0.8889 on=5.000M x0.9000 FA3/it 0.8000 "
+                                       f"{ac.FA3}=4.000M x1.1250\n")
