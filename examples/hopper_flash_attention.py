@@ -21,7 +21,7 @@ from hopper_flash_attention_config import (  # noqa: F401  (smem_bytes: for call
     default_groups, default_issue, default_schedule, smem_bytes)
 
 from hopper_flash_attention_producer import _load_tiles
-from hopper_flash_attention_softmax import block_softmax, to_16bit, rescale_moved
+from hopper_flash_attention_softmax import block_softmax, fast_log2, to_16bit, rescale_moved
 from hopper_flash_attention_tiles import (_block_start, _dynamic_tile, _kv_part, _meet_cluster, _published_tile, _ring,
                                          _tile_coords, _tile_rows, _tiles_of, check_cluster, check_tile_order,
                                          grid_size, resident_clusters, tile_table_tensor)
@@ -206,8 +206,8 @@ def _store_o(acc, m_i, l_i, lse_ptr, desc_o, o_tiles, q_empties, v_fulls, v_empt
     if CAUSAL:
         rows_valid = rows_valid & (first_row + cid * BM_HALF >= 0)
     if rows_valid:
-        tl.store(lse_ptr + off_hz * N_CTX + offs_m, (m_i + tl.math.log2(l_i)) * 0.6931471805599453)
-    o = (acc / l_i[:, None]).to(dtype)
+        tl.store(lse_ptr + off_hz * N_CTX + offs_m, (m_i + fast_log2(l_i)) * 0.6931471805599453)
+    o = (acc * (1.0 / l_i)[:, None]).to(dtype)  # a division a row, not one an element
     if O_OVER_V:
         o_slot, o_phase = _ring(kv_count + v_shift + cid, V_STAGES)
         tlx.barrier_wait(v_fulls[o_slot], o_phase)  # the producer has handed the slot over
