@@ -23,8 +23,8 @@ from hopper_flash_attention_config import (  # noqa: F401  (smem_bytes: for call
 from hopper_flash_attention_producer import _load_tiles
 from hopper_flash_attention_softmax import block_softmax, fast_log2, to_16bit, rescale_moved
 from hopper_flash_attention_tiles import (_block_start, _dynamic_tile, _kv_part, _meet_cluster, _published_tile, _ring,
-                                         _tile_coords, _tile_rows, _tiles_of, check_cluster, check_tile_order,
-                                         grid_size, resident_clusters, tile_table_tensor)
+                                         _table_entry, _tile_coords, _tile_rows, _tiles_of, check_cluster,
+                                         check_tile_order, grid_size, resident_clusters, tile_table_tensor)
 
 LOG2E = 1.4426950408889634
 
@@ -327,8 +327,10 @@ def _attend(cid: tl.constexpr, sm_scale, my_tiles, pid, nprogs, num_pid_m, tile_
             q_buf, q_phase = _ring(tile_count, Q_BUFFERS)
             tile = _published_tile(tile_ids, q_fulls, cid * Q_BUFFERS + q_buf, q_phase)
     else:
+        entry = _table_entry(0, pid, nprogs, my_tiles, tile_table, TILE_ORDER)
         for tile_count in range(0, my_tiles):
-            start_m, off_hz = _tile_coords(tile_count, pid, nprogs, num_pid_m, tile_table, TILE_ORDER, CLUSTER)
+            start_m, off_hz = _tile_coords(tile_count, pid, nprogs, num_pid_m, entry, TILE_ORDER, CLUSTER)
+            entry = _table_entry(tile_count + 1, pid, nprogs, my_tiles, tile_table, TILE_ORDER)
             kv_count = _attend_tile(cid, qk_scale, tile_count, kv_count, start_m, off_hz, num_pid_m, N_CTX, q_tiles,
                                     q_fulls, k_fulls, k_tiles, k_empties, v_tiles, v_fulls, v_empties, lse_ptr,
                                     o_tiles, desc_o, q_empties, HEAD_DIM, BLOCK_M, BLOCK_N, K_STAGES, V_STAGES,

@@ -8,7 +8,8 @@ import triton.language as tl
 
 import tlx_alias as tlx
 from hopper_flash_attention_tiles import (_ask_tile, _block_start, _dynamic_tile, _kv_part, _load_shared, _meet_cluster,
-                                         _next_tile, _peer_freed, _publish_tile, _ring, _tile_coords, _tile_rows)
+                                         _next_tile, _peer_freed, _publish_tile, _ring, _table_entry, _tile_coords,
+                                         _tile_rows)
 
 
 @triton.jit
@@ -106,7 +107,9 @@ def _load_tiles(desc_q, desc_k, desc_v, q_tiles, k_tiles, v_tiles, q_fulls, q_em
             tlx.barrier_arrive(q_fulls[c * Q_BUFFERS + q_buf])
     else:
         for tile_count in range(0, my_tiles):
-            start_m, off_hz = _tile_coords(tile_count, pid, nprogs, num_pid_m, tile_table, TILE_ORDER, CLUSTER)
+            start_m, off_hz = _tile_coords(tile_count, pid, nprogs, num_pid_m,
+                                           _table_entry(tile_count, pid, nprogs, my_tiles, tile_table, TILE_ORDER),
+                                           TILE_ORDER, CLUSTER)
             kv_count = _load_tile(desc_q, desc_k, desc_v, q_tiles, k_tiles, v_tiles, q_fulls, q_empties, k_fulls,
                                   k_empties, v_fulls, v_empties, k_peer_empties, v_peer_empties, tile_ids, 0,
                                   tile_count, kv_count, start_m, off_hz, num_pid_m, N_CTX, rank, HEAD_DIM, BLOCK_M,

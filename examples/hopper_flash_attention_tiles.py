@@ -93,12 +93,24 @@ def _kv_part(part: tl.constexpr, lo, hi, diagonal, BLOCK_N: tl.constexpr, SPLIT:
 
 
 @triton.jit
-def _tile_coords(k, pid, nprogs, num_pid_m, tile_table, TILE_ORDER: tl.constexpr, CLUSTER: tl.constexpr = 1):
-    """(row block, batch*head) of program `pid`'s k-th tile. A program of
-    CLUSTER CTAs ("rows", "table") runs CLUSTER neighbouring row blocks of
-    one head at a time, one per CTA (num_pid_m is a multiple of CLUSTER)."""
-    if TILE_ORDER == "table":  # row 0: each program's tile count; row k + 1: its k-th tile (of CLUSTER row blocks)
-        tile = tl.load(tile_table + (k + 1) * nprogs + pid)
+def _table_entry(k, pid, nprogs, my_tiles, tile_table, TILE_ORDER: tl.constexpr):
+    """Program `pid`'s k-th tile in the table (row 0: each program's tile
+    count; row k + 1: its k-th tile), or 0 past its last tile or in another
+    order: loaded a tile ahead, its latency is not in the first QK^T."""
+    if TILE_ORDER == "table":
+        return tl.load(tile_table + (k + 1) * nprogs + pid, mask=k < my_tiles, other=0)
+    else:
+        return 0
+
+
+@triton.jit
+def _tile_coords(k, pid, nprogs, num_pid_m, entry, TILE_ORDER: tl.constexpr, CLUSTER: tl.constexpr = 1):
+    """(row block, batch*head) of program `pid`'s k-th tile (`entry`: its
+    _table_entry). A program of CLUSTER CTAs ("rows", "table") runs CLUSTER
+    neighbouring row blocks of one head at a time, one per CTA (num_pid_m is
+    a multiple of CLUSTER)."""
+    if TILE_ORDER == "table":  # a tile of CLUSTER row blocks
+        tile = entry
         off_hz = tile // (num_pid_m // CLUSTER)
         start_m = tile % (num_pid_m // CLUSTER) * CLUSTER + tlx.cluster_cta_rank()
     elif TILE_ORDER == "pairs":
