@@ -6,16 +6,17 @@ same command, the peer's (fbtriton 3.7.4) Hopper attention tutorials. The peer's
 tutorials also run under tlx_alias (imports changed only) at N = 4096.
 
     python benchmarks/attention.py                     # both sides, each in its own process
-    python benchmarks/attention.py --side ours --out ours.jsonl [--dtypes bf16] [--rounds 3]
+    python benchmarks/attention.py --side ours --out ours.jsonl [--dtypes bf16] [--rounds 21 --rep-ms 30]
     python benchmarks/attention.py --table a.jsonl b.jsonl [--markdown]
 
 Shapes: N in {1024, 4096, 16384} with batch * N = 16384 tokens, 32 heads,
 head dims {64, 128, 256}, causal and not, fp16 and bf16. TFLOP/s count 4 * B * H *
 N^2 * D flops (half of it when causal). Errors are max abs differences from
 SDPA's output. Every shape's kernels are timed in `--rounds` interleaved rounds
-(do_bench medians; a row's time is the median of its rounds), so that the
-GPU's clock drift reaches them alike. cuBLAS's 8192^3 fp16 GEMM, timed at
-the run's start and end, gives the GPU's matmul speed beside them.
+of `--rep-ms` each (do_bench medians; a row's time is the median of its
+rounds), so that the GPU's clock drift reaches them alike: the acceptance runs
+take 21 rounds of 30 ms (benchmarks/README.md). cuBLAS's 8192^3 fp16 GEMM,
+timed at the run's start and end, gives the GPU's matmul speed beside them.
 """
 import argparse
 import json
