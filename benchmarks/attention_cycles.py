@@ -83,6 +83,23 @@ def summary(rows, baseline):
     return " ".join(parts)
 
 
+def profile_once(ncu, scratch, name, options, n, d, causal, dtype):
+    """One ncu run of provider `name` (options None: FA3; an "_env" entry is
+    its environment) at (n, d, causal): {metric: value}. Every provider
+    compiles into its own triton cache under `scratch`."""
+    options = None if options is None else dict(options)
+    env = dict(os.environ, **(options.pop("_env", {}) if options else {}))
+    env["TRITON_CACHE_DIR"] = os.path.join(scratch, "cache", name)
+    log = os.path.join(scratch, "ncu.csv")
+    done = subprocess.run(ncu_command(ncu, log, n, d, causal, dtype, options), env=env, capture_output=True, text=True)
+    text = open(log).read() if os.path.exists(log) else ""
+    if os.path.exists(log):
+        os.remove(log)
+    if done.returncode != 0:
+        raise ValueError(f"ncu exited {done.returncode}: {(done.stderr or text)[-600:]}")
+    return parse_ncu_csv(text)
+
+
 def main():
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("options", help='JSON: {"name": {keyword: value, ..., "_env": {...}}, ...}')
@@ -94,29 +111,22 @@ def main():
     parser.add_argument("--out", help="append the rows as JSON lines to this file")
     args = parser.parse_args()
     sets = json.loads(args.options)
-    providers = [(name, opts) for name, opts in sets.items()] + ([(FA3, None)] if args.fa3 else [])
+    providers = list(sets.items()) + ([(FA3, None)] if args.fa3 else [])
     scratch = tempfile.mkdtemp(prefix="attention_cycles_")
     out = open(args.out, "a") if args.out else None
     for shape in args.shapes:
         n, d, causal = (int(part) for part in shape.split(":"))
         rows = []
         for r in range(args.rounds):  # each round starts one provider later
-            for name, opts in providers[r % len(providers):] + providers[:r % len(providers)]:
-                opts = dict(opts or {}) if opts is not None else None
-                env = dict(os.environ, **(opts.pop("_env", {}) if opts else {}))
-                env["TRITON_CACHE_DIR"] = os.path.join(scratch, "cache", name)
-                log = os.path.join(scratch, "ncu.csv")
-                done = subprocess.run(ncu_command(args.ncu, log, n, d, bool(causal), args.dtype, opts), env=env,
-                                      capture_output=True, text=True)
-                text = open(log).read() if os.path.exists(log) else ""
-                if done.returncode != 0:
-                    sys.exit(f"{name} at {shape}: ncu exited {done.returncode}: {(done.stderr or text)[-600:]}")
-                row = dict(name=name, N=n, D=d, causal=bool(causal), dtype=args.dtype, round=r,
-                           options=sets.get(name), **parse_ncu_csv(text))
-                os.remove(log)
-                rows.append(row)
+            for name, options in providers[r % len(providers):] + providers[:r % len(providers)]:
+                try:
+                    metrics = profile_once(args.ncu, scratch, name, options, n, d, bool(causal), args.dtype)
+                except ValueError as error:
+                    sys.exit(f"attention_cycles: {name} at {shape}: {error}")
+                rows.append(dict(name=name, N=n, D=d, causal=bool(causal), dtype=args.dtype, round=r,
+                                 options=sets.get(name), **metrics))
                 if out:
-                    out.write(json.dumps(row) + "\n")
+                    out.write(json.dumps(rows[-1]) + "\n")
                     out.flush()
         print(shape, summary(rows, providers[0][0]), flush=True)
 

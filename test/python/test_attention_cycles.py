@@ -87,3 +87,16 @@ def test_runs_rounds_in_rotation_with_each_sets_environment(tmp_path, monkeypatc
         ("default", 0, 4.5e6), ("on", 0, 5.0e6), (ac.FA3, 0, 4.0e6)]
     assert capsys.readouterr().out == ("4096:128:1 default=4.500M FA3/it 0.8889 on=5.000M x0.9000 FA3/it 0.8000 "
                                        f"{ac.FA3}=4.000M x1.1250\n")
+
+
+def test_a_failing_ncu_run_names_the_provider_and_shape(tmp_path, monkeypatch):
+    ncu = tmp_path / "ncu"
+    ncu.write_text("#!/bin/sh\necho '==ERROR== ERR_NVGPUCTRPERM: no permission to the GPU performance counters' >&2\n"
+                   "exit 1\n")
+    ncu.chmod(0o755)
+    monkeypatch.setattr(sys, "argv", ["attention_cycles.py", '{"default": {}}', "--shapes", "4096:64:0",
+                                      "--ncu", str(ncu)])
+    with pytest.raises(SystemExit) as stop:
+        ac.main()
+    assert str(stop.value) == ("attention_cycles: default at 4096:64:0: ncu exited 1: ==ERROR== ERR_NVGPUCTRPERM: "
+                               "no permission to the GPU performance counters\n")
