@@ -11,8 +11,10 @@ shows; the acceptance numbers stay attention.py's milliseconds.
 Each run is `ncu --clock-control none --cache-control all --metrics METRICS
 -k regex:KERNELS --launch-skip 1 --launch-count 1 python attention_profile.py
 ...` (the first launch compiles). A set's "_env" is the environment of its
-runs; every set compiles into its own TRITON_CACHE_DIR, since a switch read
-at compile time is not in triton's cache key. Shapes are N:D:causal with
+runs, its "_examples" the examples folder its runs import (another commit's:
+`git archive REV examples | tar -x -C DIR`); every set compiles into its own
+TRITON_CACHE_DIR, since a switch read at compile time is not in triton's
+cache key. Shapes are N:D:causal with
 batch * N = 16384 tokens and 32 heads (attention_profile.py's); --dtype
 bfloat16 (default) or float16. A line per shape gives each provider's median
 elapsed cycles and its ratio to the first set's (and FA3's); the rows,
@@ -34,10 +36,12 @@ KERNELS = "attn_fwd_kernel|device_kernel"  # ours, FA3's (cutlass's device_kerne
 FA3 = "FlashAttention-3"
 
 
-def ncu_command(ncu, log, n, d, causal, dtype, options=None):
+def ncu_command(ncu, log, n, d, causal, dtype, options=None, examples=None):
     """The ncu run profiling one launch of the forward at (n, d, causal):
-    the example with `options`, or FA3 where options is None."""
+    the example with `options` (from the `examples` folder where given), or
+    FA3 where options is None."""
     which = ["--fa3"] if options is None else ["--options", json.dumps(options)]
+    which += ["--examples", examples] if examples else []
     return [ncu, "--clock-control", "none", "--cache-control", "all", "--csv", "--print-units", "base",
             "--log-file", log, "--metrics", ",".join(METRICS), "-k", f"regex:{KERNELS}", "--launch-skip", "1", "--launch-count", "1",
             sys.executable, os.path.join(HERE, "attention_profile.py"), "--head-dim", str(d), "--n", str(n),
@@ -85,13 +89,16 @@ def summary(rows, baseline):
 
 def profile_once(ncu, scratch, name, options, n, d, causal, dtype):
     """One ncu run of provider `name` (options None: FA3; an "_env" entry is
-    its environment) at (n, d, causal): {metric: value}. Every provider
-    compiles into its own triton cache under `scratch`."""
+    its environment, an "_examples" entry the examples folder it imports)
+    at (n, d, causal): {metric: value}. Every provider compiles into its
+    own triton cache under `scratch`."""
     options = None if options is None else dict(options)
     env = dict(os.environ, **(options.pop("_env", {}) if options else {}))
     env["TRITON_CACHE_DIR"] = os.path.join(scratch, "cache", name)
+    examples = options.pop("_examples", None) if options else None
     log = os.path.join(scratch, "ncu.csv")
-    done = subprocess.run(ncu_command(ncu, log, n, d, causal, dtype, options), env=env, capture_output=True, text=True)
+    done = subprocess.run(ncu_command(ncu, log, n, d, causal, dtype, options, examples), env=env,
+                          capture_output=True, text=True)
     text = open(log).read() if os.path.exists(log) else ""
     if os.path.exists(log):
         os.remove(log)

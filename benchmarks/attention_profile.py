@@ -10,7 +10,8 @@ fa3_attention), at one shape. No timing of its own.
 
 --config BLOCK_N:STAGES:Q_BUFFERS[:V_STAGES[:PINGPONG]] overrides the
 example's default_config; --options takes any of attention()'s options as
-JSON (e.g. '{"cluster": 1, "tile_order": "dynamic"}'). --backward runs the backward instead
+JSON (e.g. '{"cluster": 1, "tile_order": "dynamic"}'); --examples DIR imports another
+version of the examples (an A/B of two commits). --backward runs the backward instead
 (examples/hopper_flash_attention_bwd.py's attention_backward at its
 defaults, or with --sdpa SDPA's autograd backward, cuDNN's on an H100/H200):
 
@@ -23,7 +24,7 @@ import os
 import sys
 
 HERE = os.path.dirname(os.path.abspath(__file__))
-sys.path.insert(0, os.path.join(os.path.dirname(HERE), "examples"))
+EXAMPLES = os.path.join(os.path.dirname(HERE), "examples")
 
 
 def main():
@@ -37,8 +38,10 @@ def main():
     parser.add_argument("--config", help="BLOCK_N:STAGES:Q_BUFFERS[:V_STAGES[:PINGPONG]]")
     parser.add_argument("--options", default="{}", help="attention()'s keyword arguments as JSON")
     parser.add_argument("--launches", type=int, default=3)
+    parser.add_argument("--examples", default=EXAMPLES, help="the examples folder to import (another version's)")
     parser.add_argument("--backward", action="store_true", help="the backward (ours, or SDPA's with --sdpa)")
     args = parser.parse_args()
+    sys.path.insert(0, args.examples)
 
     import torch
     z = 16384 // args.n

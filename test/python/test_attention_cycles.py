@@ -42,6 +42,8 @@ def test_command_profiles_the_second_launch_of_one_provider():
     assert ours[:4] == ["ncu", "--clock-control", "none", "--cache-control"]
     assert ours[ours.index("--launch-skip") + 1] == "1" and ours[ours.index("--launches") + 1] == "2"
     assert ours[ours.index("--options") + 1] == '{"cluster": 1}' and "--causal" in ours and "--fa3" not in ours
+    other = ac.ncu_command("ncu", "/tmp/log", 16384, 128, True, "bfloat16", {}, "/tmp/base/examples")
+    assert other[other.index("--examples") + 1] == "/tmp/base/examples" and "--examples" not in ours
     fa3 = ac.ncu_command("ncu", "/tmp/log", 4096, 64, False, "bfloat16")
     assert "--fa3" in fa3 and "--options" not in fa3 and "--causal" not in fa3
     assert fa3[fa3.index("--head-dim") + 1] == "64" and fa3[fa3.index("--n") + 1] == "4096"
@@ -60,6 +62,7 @@ import json, os, sys
 args = sys.argv[1:]
 log = args[args.index("--log-file") + 1]
 which = "fa3" if "--fa3" in args else args[args.index("--options") + 1]
+which += args[args.index("--examples") + 1] if "--examples" in args else ""
 with open(os.environ["CALLS"], "a") as calls:
     calls.write(json.dumps([which, os.environ.get("SWITCH"), os.path.basename(os.environ["TRITON_CACHE_DIR"])]) + "\\n")
 cycles = {"fa3": 4.0e6}.get(which, 5.0e6 if os.environ.get("SWITCH") == "1" else 4.5e6)
@@ -75,13 +78,13 @@ def test_runs_rounds_in_rotation_with_each_sets_environment(tmp_path, monkeypatc
     ncu.write_text(FAKE_NCU.replace("HEADER", repr(HEADER)).replace("METRICS", repr(ac.METRICS)))
     ncu.chmod(0o755)
     monkeypatch.setenv("CALLS", str(tmp_path / "calls"))
-    monkeypatch.setattr(sys, "argv", ["attention_cycles.py", '{"default": {}, "on": {"_env": {"SWITCH": "1"}}}',
+    monkeypatch.setattr(sys, "argv", ["attention_cycles.py", '{"default": {}, "on": {"_env": {"SWITCH": "1"}, "_examples": "/old"}}',
                                       "--shapes", "4096:128:1", "--fa3", "--rounds", "2", "--ncu", str(ncu),
                                       "--out", str(tmp_path / "rows.jsonl")])
     ac.main()
     calls = [json.loads(line) for line in (tmp_path / "calls").read_text().splitlines()]
-    assert calls == [["{}", None, "default"], ['{}', "1", "on"], ["fa3", None, ac.FA3],
-                     ['{}', "1", "on"], ["fa3", None, ac.FA3], ["{}", None, "default"]]
+    assert calls == [["{}", None, "default"], ["{}/old", "1", "on"], ["fa3", None, ac.FA3],
+                     ["{}/old", "1", "on"], ["fa3", None, ac.FA3], ["{}", None, "default"]]
     rows = [json.loads(line) for line in (tmp_path / "rows.jsonl").read_text().splitlines()]
     assert [(r["name"], r["round"], r["gpc__cycles_elapsed.max"]) for r in rows][:3] == [
         ("default", 0, 4.5e6), ("on", 0, 5.0e6), (ac.FA3, 0, 4.0e6)]
