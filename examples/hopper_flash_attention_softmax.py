@@ -67,7 +67,7 @@ def to_16bit(p, dtype: tl.constexpr, HOW: tl.constexpr):
 def fast_log2(x):
     """log2 by the SFU (lg2.approx), where tl.math.log2 is libdevice's
     software log2f with branches: for the log-sum-exp's row sums, at least
-    1 (the row max's own term), where its error is below 2^-22."""
+    1 (the row max's own term), where its error is about 2^-22."""
     return tl.inline_asm_elementwise("lg2.approx.ftz.f32 $0, $1;", "=r,r", [x], dtype=tl.float32, is_pure=True,
                                      pack=1)
 
