@@ -185,6 +185,9 @@ CANDIDATES = [
     ("causal clusters of two CTAs", dict(cluster=2), (128, 256), (True, )),
 ]
 GEMM_SIZE = 8192
+# do_bench's time per round: shorter rounds, more of them, put the kernels
+# of a shape closer in time, where the clock moves with power draw.
+REP_MS = 100
 
 
 def gemm_speed(side, when):
@@ -199,7 +202,8 @@ def gemm_speed(side, when):
                 tflops=2 * GEMM_SIZE**3 / ms * 1e-9)
 
 
-def run_side(side, out_path, dtypes=("fp16", "bf16"), rounds=3, quick=False, head_dims=None, only=(), masks=None):
+def run_side(side, out_path, dtypes=("fp16", "bf16"), rounds=3, quick=False, head_dims=None, only=(), masks=None,
+             rep_ms=REP_MS):
     if side == "ours":
         import tlx_alias  # noqa: F401  (registers the plugin and the hooks)
     import torch
@@ -213,7 +217,7 @@ def run_side(side, out_path, dtypes=("fp16", "bf16"), rounds=3, quick=False, hea
                 if (quick and n == 1024) or (head_dims and d not in head_dims)\
                         or (masks and causal != (masks == "causal")):
                     continue
-                for row in measure_shape(side, fns, dtype, z, h, n, d, causal, rounds):
+                for row in measure_shape(side, fns, dtype, z, h, n, d, causal, rounds, rep_ms):
                     out.write(json.dumps(row) + "\n")
                     print(json.dumps(row), flush=True)
                 out.flush()
@@ -222,9 +226,9 @@ def run_side(side, out_path, dtypes=("fp16", "bf16"), rounds=3, quick=False, hea
             out.write(json.dumps(gemm_speed(side, "run end")) + "\n")
 
 
-def measure_shape(side, fns, dtype, z, h, n, d, causal, rounds):
+def measure_shape(side, fns, dtype, z, h, n, d, causal, rounds, rep_ms=REP_MS):
     """One row per kernel that runs this shape: its error against SDPA, then
-    its time in `rounds` rounds that take every kernel in turn."""
+    its time in `rounds` rounds of `rep_ms` that take every kernel in turn."""
     import torch
     import triton
     torch.manual_seed(0)
@@ -237,7 +241,7 @@ def measure_shape(side, fns, dtype, z, h, n, d, causal, rounds):
             continue
         if name.startswith(("peer ", "tlx_alias running ")) and side == "ours" and n != TUTORIAL_SEQ_LEN:
             continue
-        row = dict(side=side, name=name, dtype=dtype, Z=z, H=h, N=n, D=d, causal=causal, rep_ms=REP_MS)
+        row = dict(side=side, name=name, dtype=dtype, Z=z, H=h, N=n, D=d, causal=causal, rep_ms=rep_ms)
         try:
             row["max_abs_err"] = (fn(q, k, v, causal).float() - ref).abs().max().item()
             runs.append((row, fn))
@@ -247,7 +251,7 @@ def measure_shape(side, fns, dtype, z, h, n, d, causal, rounds):
     for r in range(rounds):  # each round starts one kernel later: none keeps the slot after the last one's
         for row, fn in runs[r % max(len(runs), 1):] + runs[:r % max(len(runs), 1)]:
             row.setdefault("ms_rounds", []).append(triton.testing.do_bench(
-                lambda: fn(q, k, v, causal), warmup=25, rep=REP_MS, return_mode="median"))
+                lambda: fn(q, k, v, causal), warmup=25, rep=rep_ms, return_mode="median"))
     for row, _ in runs:
         row["ms"] = sorted(row["ms_rounds"])[len(row["ms_rounds"]) // 2]
         row["tflops"] = flops / row["ms"] * 1e-9
@@ -255,9 +259,6 @@ def measure_shape(side, fns, dtype, z, h, n, d, causal, rounds):
 
 
 DTYPES = {"fp16": "float16", "bf16": "bfloat16"}
-# do_bench's time per round: shorter rounds, more of them, put the kernels
-# of a shape closer in time, where the clock moves with power draw.
-REP_MS = 100
 
 
 def table(rows):
@@ -367,12 +368,12 @@ def main():
     parser.add_argument("--only", nargs="+", default=[], metavar="NAME",
                         help="besides the default, SDPA and FA3, only providers whose name contains one of these")
     args = parser.parse_args()
-    globals()["REP_MS"] = args.rep_ms
     if args.table:
         rows = sides.read_rows(args.table)
         print(markdown(rows) if args.markdown else table(rows))
     elif args.side:
-        run_side(args.side, args.out, args.dtypes, args.rounds, args.quick, args.head_dims, args.only, args.masks)
+        run_side(args.side, args.out, args.dtypes, args.rounds, args.quick, args.head_dims, args.only, args.masks,
+                 args.rep_ms)
     else:
         side_args = ["--dtypes", *args.dtypes, "--rounds", str(args.rounds), "--rep-ms", str(args.rep_ms)]
         side_args += ["--quick"] if args.quick else []

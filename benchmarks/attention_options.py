@@ -28,7 +28,7 @@ sys.path.insert(0, os.path.join(os.path.dirname(HERE), "examples"))
 TOKENS, HEADS = 16384, 32
 
 
-def _forward_rows(options, shapes, dtype, rounds, emit):
+def _forward_rows(options, shapes, dtype, rounds, rep_ms, emit):
     import torch
     import attention
     import hopper_flash_attention as fa
@@ -59,14 +59,14 @@ def _forward_rows(options, shapes, dtype, rounds, emit):
     fns["torch SDPA"] = (lambda q, k, v, causal: torch.nn.functional.scaled_dot_product_attention(
         q, k, v, is_causal=causal), *everywhere, ("bf16", "fp16"))
     for n, d, causal in shapes:
-        rows = attention.measure_shape("ours", fns, dtype, TOKENS // n, HEADS, n, d, causal, rounds)
+        rows = attention.measure_shape("ours", fns, dtype, TOKENS // n, HEADS, n, d, causal, rounds, rep_ms)
         for row in rows:
             emit(row)
         print(n, d, causal, " ".join(f"{r['name']}={r['tflops']:.0f}" if "tflops" in r else
                                      f"{r['name']}: {r.get('error', 'no time')[:200]}" for r in rows), flush=True)
 
 
-def _backward_rows(options, shapes, dtype, rounds, emit):
+def _backward_rows(options, shapes, dtype, rounds, rep_ms, emit):
     import torch
     import attention_bwd
     import hopper_flash_attention_bwd as fab
@@ -96,15 +96,14 @@ def main():
     parser.add_argument("--backward", action="store_true", help="attention_backward's options, not attention()'s")
     parser.add_argument("--dtype", choices=("bf16", "fp16"), default="bf16")
     parser.add_argument("--rounds", type=int, default=5)
-    parser.add_argument("--rep-ms", type=int, default=100, help="milliseconds each kernel runs in a round")
+    parser.add_argument("--rep-ms", type=int, default=100,
+                        help="milliseconds each kernel runs in a forward round (the backward's: 100)")
     parser.add_argument("--out", help="append the rows as JSON lines to this file")
     args = parser.parse_args()
     options = json.loads(args.options)
     import torch
     import triton
     import tlx_alias  # noqa: F401
-    import attention
-    attention.REP_MS = args.rep_ms
     triton.set_allocator(lambda size, align, stream: torch.empty(size, dtype=torch.int8, device="cuda"))
     out = open(args.out, "a") if args.out else None
 
@@ -114,7 +113,7 @@ def main():
             out.flush()
 
     run = _backward_rows if args.backward else _forward_rows
-    run(options, args.shapes, args.dtype, args.rounds, emit)
+    run(options, args.shapes, args.dtype, args.rounds, args.rep_ms, emit)
 
 
 if __name__ == "__main__":

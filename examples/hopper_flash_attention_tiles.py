@@ -110,9 +110,8 @@ def _tile_coords(k, pid, nprogs, num_pid_m, entry, TILE_ORDER: tl.constexpr, CLU
     neighbouring row blocks of one head at a time, one per CTA (num_pid_m is
     a multiple of CLUSTER)."""
     if TILE_ORDER == "table":  # a tile of CLUSTER row blocks
-        tile = entry
-        off_hz = tile // (num_pid_m // CLUSTER)
-        start_m = tile % (num_pid_m // CLUSTER) * CLUSTER + tlx.cluster_cta_rank()
+        off_hz = entry // (num_pid_m // CLUSTER)
+        start_m = entry % (num_pid_m // CLUSTER) * CLUSTER + tlx.cluster_cta_rank()
     elif TILE_ORDER == "pairs":
         pair = pid + (k // 2) * nprogs
         off_hz = pair // (num_pid_m // 2)
