@@ -498,11 +498,11 @@ def attention(q, k, v, causal=False, sm_scale=None, alias=True, block_n=None, st
     # the GPU runs at once (compiled with a stand-in table: the table is made for this many programs)
     nprogs = grid_size(tile_order, Z * H, num_pid_m // cluster, max(1, num_sms // cluster))
     if cluster > 1:
-        stand_in = tile_table_tensor("rows", 0, 0, 0, 0, 0, 0, q.device)
+        stand_in = tile_table_tensor("rows", 0, 0, 0, 0, 0, 0, 0, q.device)
         nprogs = min(nprogs, resident_clusters(attn_fwd_kernel, args(stand_in), constexprs, q.device))
     stream = torch.cuda.current_stream(q.device).cuda_stream if tile_order == "dynamic" else None
     table = tile_table_tensor(tile_order, Z * H, num_pid_m // cluster, BLOCK_M * cluster, block_n, N_CTX, nprogs,
-                              q.device, stream)
+                              2 * N_CTX * HEAD_DIM * q.element_size(), q.device, stream)  # a head's K/V bytes
     attn_fwd_kernel[(nprogs, )](*args(table), **constexprs)
     return (o, lse) if return_lse else o
 

@@ -12,13 +12,14 @@ TILE_ORDER:
   "pairs"  causal: row blocks in pairs (num_pid_m - 1 - j, j) of one head, every
            pair costing the same; programs take pairs round robin.
   "table"  causal: a table made on the host. Heads go in groups of four (their
-           K/V stay in L2 together); in a group the tiles go longest first, each
+           K/V stay in L2 together), more where four leave programs' ends
+           apart and the K/V still fit (causal_tile_table); in a group the tiles go longest first, each
            to the program that is free first by the tiles' cost in K/V blocks
            (list scheduling). The last tiles are then the shortest, so programs
            end together: with pairs, 2048 pairs on 132 SMs leave the last round
            half empty (3% of the run).
   "dynamic" causal, one CTA a program: the table's order (heads in groups of
-           four, longest tiles first) taken by the programs as they come
+           GROUP_HEADS, longest tiles first) taken by the programs as they come
            free: program p first takes tile p, then the next from a counter
            in global memory (_ask_tile, _next_tile), a tile's place in the
            order giving its row block and head (_dynamic_tile). The table
@@ -35,6 +36,7 @@ import triton.language as tl
 import tlx_alias as tlx
 
 GROUP_HEADS = 4
+TABLE_GROUP_BYTES = 8 << 20  # a table group's K and V at most (causal_tile_table)
 
 
 @triton.jit
@@ -196,29 +198,49 @@ def _published_tile(tile_ids, q_fulls, qb, q_phase):
     return tl.sum(tlx.local_load(tile_ids[qb]), 0)
 
 
-@functools.lru_cache(maxsize=64)
-def causal_tile_table(heads, num_pid_m, block_m, block_n, n_ctx, nprogs):
-    """Each program's causal tiles (head * num_pid_m + row block), in the order
-    it runs them: the "table" order above. A tile costs its K/V blocks plus
-    one for its Q load and O store; tiles that overshoot N end at N (the
-    kernel's _tile_rows)."""
-    overshoot = num_pid_m * block_m - n_ctx
-    cost = [-(-((j + 1) * block_m - overshoot) // block_n) + 1 for j in range(num_pid_m)]
-    longest_first = sorted(range(num_pid_m), key=lambda j: -cost[j])
+def _list_schedule(heads, group_heads, cost, nprogs):
+    """Each program's tiles and its load by the cost model: heads in groups of
+    group_heads, in a group tiles longest first, each to the program free first."""
+    longest_first = sorted(range(len(cost)), key=lambda j: -cost[j])
     free_at = [(0, p) for p in range(nprogs)]
     tiles = [[] for _ in range(nprogs)]
-    for first_head in range(0, heads, GROUP_HEADS):
-        group = range(first_head, min(first_head + GROUP_HEADS, heads))
+    for first_head in range(0, heads, group_heads):
+        group = range(first_head, min(first_head + group_heads, heads))
         for j in longest_first:
             for h in group:
                 load, p = heapq.heappop(free_at)
-                tiles[p].append(h * num_pid_m + j)
+                tiles[p].append(h * len(cost) + j)
                 heapq.heappush(free_at, (load + cost[j], p))
-    return tuple(tuple(t) for t in tiles)
+    return tuple(tuple(t) for t in tiles), max(load for load, _ in free_at)
 
 
 @functools.lru_cache(maxsize=64)
-def tile_table_tensor(order, heads, num_pid_m, block_m, block_n, n_ctx, nprogs, device, stream=None):
+def causal_tile_table(heads, num_pid_m, block_m, block_n, n_ctx, nprogs, head_bytes):
+    """(group_heads, each program's causal tiles (head * num_pid_m + row
+    block) in the order it runs them): the "table" order above. A tile
+    costs its K/V blocks plus one for its Q load and O store; tiles that
+    overshoot N end at N (the kernel's _tile_rows). Groups hold GROUP_HEADS
+    heads, twice as many while the busiest program ends over 0.5% past the
+    mean and the group's K and V (head_bytes a head) stay within
+    TABLE_GROUP_BYTES: a group of fewer tiles than programs hands its long
+    tiles to programs that end late (head dim 64, N = 4096: 3.4% by the
+    model in groups of four, 1.5% in eight). Groups of 16 MiB cost 1.6-2.7%
+    more active SM cycles than fours at head dim 64 (L2), 8 MiB 0.1% at 128
+    (docs/design/attention.md, "Causal tile order")."""
+    overshoot = num_pid_m * block_m - n_ctx
+    cost = [-(-((j + 1) * block_m - overshoot) // block_n) + 1 for j in range(num_pid_m)]
+    mean = sum(cost) * heads / nprogs
+    group, best = GROUP_HEADS, None
+    while True:
+        tiles, busiest = _list_schedule(heads, group, cost, nprogs)
+        best = min(best or (busiest, group, tiles), (busiest, group, tiles), key=lambda b: b[:2])
+        group *= 2
+        if busiest <= 1.005 * mean or group // 2 >= heads or group * head_bytes > TABLE_GROUP_BYTES:
+            return best[1], best[2]
+
+
+@functools.lru_cache(maxsize=64)
+def tile_table_tensor(order, heads, num_pid_m, block_m, block_n, n_ctx, nprogs, head_bytes, device, stream=None):
     """The int32 table the kernel reads for TILE_ORDER "table" (row 0 the tile
     counts, row k + 1 each program's k-th tile), the "dynamic" order's
     counter, or a one-element stand-in for the other orders; kept per
@@ -227,7 +249,7 @@ def tile_table_tensor(order, heads, num_pid_m, block_m, block_n, n_ctx, nprogs, 
     import torch
     if order != "table":
         return torch.zeros(1, dtype=torch.int32, device=device)
-    tiles = causal_tile_table(heads, num_pid_m, block_m, block_n, n_ctx, nprogs)
+    _, tiles = causal_tile_table(heads, num_pid_m, block_m, block_n, n_ctx, nprogs, head_bytes)
     rows = [[len(t) for t in tiles]] + [[t[k] if k < len(t) else -1 for t in tiles]
                                         for k in range(max(map(len, tiles)))]
     return torch.tensor(rows, dtype=torch.int32, device=device)
