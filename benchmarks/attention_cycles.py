@@ -17,7 +17,8 @@ TRITON_CACHE_DIR, since a switch read at compile time is not in triton's
 cache key. Shapes are N:D:causal with
 batch * N = 16384 tokens and 32 heads (attention_profile.py's); --dtype
 bfloat16 (default) or float16. A line per shape gives each provider's median
-elapsed cycles and its ratio to the first set's (and FA3's); the rows,
+elapsed cycles, the share of them its SMs were active, and its ratio to
+the first set's (and FA3's); the rows,
 every round's metrics, go to --out as JSON lines.
 """
 import argparse
@@ -70,15 +71,18 @@ def parse_ncu_csv(text):
 
 def summary(rows, baseline):
     """One line of a shape's rows: each provider's median elapsed cycles,
-    its ratio to `baseline`'s and, where FA3 ran, FA3's over its own
-    (above 1: fewer cycles than FA3)."""
-    cycles = {}
+    the median share of them its SMs were active ("busy": below the other
+    provider's, its programs end apart or start late, where the tile's own
+    cycles are level), its ratio to `baseline`'s and, where FA3 ran, FA3's
+    over its own (above 1: fewer cycles than FA3)."""
+    cycles, busy = {}, {}
     for row in rows:
         cycles.setdefault(row["name"], []).append(row["gpc__cycles_elapsed.max"])
+        busy.setdefault(row["name"], []).append(row["sm__cycles_active.avg"] / row["gpc__cycles_elapsed.max"])
     median = {name: statistics.median(values) for name, values in cycles.items()}
     parts = []
     for name, value in median.items():
-        text = f"{name}={value / 1e6:.3f}M"
+        text = f"{name}={value / 1e6:.3f}M busy {100 * statistics.median(busy[name]):.1f}%"
         if name != baseline:
             text += f" x{median[baseline] / value:.4f}"
         if FA3 in median and name != FA3:
