@@ -17,8 +17,9 @@ TRITON_CACHE_DIR, since a switch read at compile time is not in triton's
 cache key. Shapes are N:D:causal with
 batch * N = 16384 tokens and 32 heads (attention_profile.py's); --dtype
 bfloat16 (default) or float16. A line per shape gives each provider's median
-elapsed cycles, the share of them its SMs were active, and its ratio to
-the first set's (and FA3's); the rows,
+elapsed cycles, the share of them its SMs were active, the least active
+SM's over the most active's, and its ratio to the first set's (and
+FA3's); the rows,
 every round's metrics, go to --out as JSON lines.
 """
 import argparse
@@ -32,7 +33,8 @@ import sys
 import tempfile
 
 HERE = os.path.dirname(os.path.abspath(__file__))
-METRICS = ("gpc__cycles_elapsed.max", "sm__cycles_active.avg", "sm__inst_executed.sum", "gpu__time_duration.sum")
+METRICS = ("gpc__cycles_elapsed.max", "sm__cycles_active.avg", "sm__cycles_active.min", "sm__cycles_active.max",
+           "sm__inst_executed.sum", "gpu__time_duration.sum")
 KERNELS = "attn_fwd_kernel|device_kernel"  # ours, FA3's (cutlass's device_kernel)
 FA3 = "FlashAttention-3"
 
@@ -73,16 +75,20 @@ def summary(rows, baseline):
     """One line of a shape's rows: each provider's median elapsed cycles,
     the median share of them its SMs were active ("busy": below the other
     provider's, its programs end apart or start late, where the tile's own
-    cycles are level), its ratio to `baseline`'s and, where FA3 ran, FA3's
-    over its own (above 1: fewer cycles than FA3)."""
-    cycles, busy = {}, {}
+    cycles are level), the least active SM's cycles over the most active's
+    ("ends": how far apart programs that start together end), its ratio to
+    `baseline`'s and, where FA3 ran, FA3's over its own (above 1: fewer
+    cycles than FA3)."""
+    cycles, busy, ends = {}, {}, {}
     for row in rows:
         cycles.setdefault(row["name"], []).append(row["gpc__cycles_elapsed.max"])
         busy.setdefault(row["name"], []).append(row["sm__cycles_active.avg"] / row["gpc__cycles_elapsed.max"])
+        ends.setdefault(row["name"], []).append(row["sm__cycles_active.min"] / row["sm__cycles_active.max"])
     median = {name: statistics.median(values) for name, values in cycles.items()}
     parts = []
     for name, value in median.items():
-        text = f"{name}={value / 1e6:.3f}M busy {100 * statistics.median(busy[name]):.1f}%"
+        text = (f"{name}={value / 1e6:.3f}M busy {100 * statistics.median(busy[name]):.1f}% "
+                f"ends {100 * statistics.median(ends[name]):.1f}%")
         if name != baseline:
             text += f" x{median[baseline] / value:.4f}"
         if FA3 in median and name != FA3:
