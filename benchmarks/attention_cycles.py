@@ -79,16 +79,18 @@ def summary(rows, baseline):
     ("ends": how far apart programs that start together end), its ratio to
     `baseline`'s and, where FA3 ran, FA3's over its own (above 1: fewer
     cycles than FA3)."""
-    cycles, busy, ends = {}, {}, {}
+    by_name = {}
     for row in rows:
-        cycles.setdefault(row["name"], []).append(row["gpc__cycles_elapsed.max"])
-        busy.setdefault(row["name"], []).append(row["sm__cycles_active.avg"] / row["gpc__cycles_elapsed.max"])
-        ends.setdefault(row["name"], []).append(row["sm__cycles_active.min"] / row["sm__cycles_active.max"])
-    median = {name: statistics.median(values) for name, values in cycles.items()}
+        by_name.setdefault(row["name"], []).append(row)
+
+    def median_of(name, of):
+        return statistics.median(of(row) for row in by_name[name])
+    median = {name: median_of(name, lambda row: row["gpc__cycles_elapsed.max"]) for name in by_name}
     parts = []
     for name, value in median.items():
-        text = (f"{name}={value / 1e6:.3f}M busy {100 * statistics.median(busy[name]):.1f}% "
-                f"ends {100 * statistics.median(ends[name]):.1f}%")
+        busy = median_of(name, lambda row: row["sm__cycles_active.avg"] / row["gpc__cycles_elapsed.max"])
+        ends = median_of(name, lambda row: row["sm__cycles_active.min"] / row["sm__cycles_active.max"])
+        text = f"{name}={value / 1e6:.3f}M busy {100 * busy:.1f}% ends {100 * ends:.1f}%"
         if name != baseline:
             text += f" x{median[baseline] / value:.4f}"
         if FA3 in median and name != FA3:
@@ -109,8 +111,10 @@ def profile_once(ncu, scratch, name, options, n, d, causal, dtype):
     log = os.path.join(scratch, "ncu.csv")
     done = subprocess.run(ncu_command(ncu, log, n, d, causal, dtype, options, examples), env=env,
                           capture_output=True, text=True)
-    text = open(log).read() if os.path.exists(log) else ""
+    text = ""
     if os.path.exists(log):
+        with open(log) as csv_log:
+            text = csv_log.read()
         os.remove(log)
     if done.returncode != 0:
         raise ValueError(f"ncu exited {done.returncode}: {(done.stderr or text)[-600:]}")

@@ -90,13 +90,14 @@ def parse_shape(text):
 
 
 def main():
+    from attention import REP_MS
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("options", help='JSON: {"name": {keyword: value, ...}, ...}')
     parser.add_argument("--shapes", nargs="+", type=parse_shape, required=True, metavar="N:D:CAUSAL")
     parser.add_argument("--backward", action="store_true", help="attention_backward's options, not attention()'s")
     parser.add_argument("--dtype", choices=("bf16", "fp16"), default="bf16")
     parser.add_argument("--rounds", type=int, default=5)
-    parser.add_argument("--rep-ms", type=int, default=100,
+    parser.add_argument("--rep-ms", type=int, default=REP_MS,
                         help="milliseconds each kernel runs in a forward round (the backward's: 100)")
     parser.add_argument("--out", help="append the rows as JSON lines to this file")
     args = parser.parse_args()

@@ -13,9 +13,9 @@ TILE_ORDER:
            pair costing the same; programs take pairs round robin.
   "table"  causal: a table made on the host. Heads go in groups of four (their
            K/V stay in L2 together), more where four leave programs' ends
-           apart and the K/V still fit (causal_tile_table); in a group the tiles go longest first, each
-           to the program that is free first by the tiles' cost in K/V blocks
-           (list scheduling). The last tiles are then the shortest, so programs
+           apart and the K/V still fit (causal_tile_table); in a group the
+           tiles go longest first, each to the program that is free first by
+           the tiles' cost in K/V blocks (list scheduling). The last tiles are then the shortest, so programs
            end together: with pairs, 2048 pairs on 132 SMs leave the last round
            half empty (3% of the run).
   "dynamic" causal, one CTA a program: the table's order (heads in groups of
@@ -230,13 +230,15 @@ def causal_tile_table(heads, num_pid_m, block_m, block_n, n_ctx, nprogs, head_by
     overshoot = num_pid_m * block_m - n_ctx
     cost = [-(-((j + 1) * block_m - overshoot) // block_n) + 1 for j in range(num_pid_m)]
     mean = sum(cost) * heads / nprogs
-    group, best = GROUP_HEADS, None
+    group, schedules = GROUP_HEADS, []
     while True:
         tiles, busiest = _list_schedule(heads, group, cost, nprogs)
-        best = min(best or (busiest, group, tiles), (busiest, group, tiles), key=lambda b: b[:2])
+        schedules.append((busiest, group, tiles))
+        if busiest <= 1.005 * mean or group >= heads or 2 * group * head_bytes > TABLE_GROUP_BYTES:
+            break
         group *= 2
-        if busiest <= 1.005 * mean or group // 2 >= heads or group * head_bytes > TABLE_GROUP_BYTES:
-            return best[1], best[2]
+    _, group, tiles = min(schedules, key=lambda schedule: schedule[:2])  # the least busiest; ties: fewer heads
+    return group, tiles
 
 
 @functools.lru_cache(maxsize=64)
