@@ -313,10 +313,11 @@ def _attend(cid: tl.constexpr, sm_scale, my_tiles, pid, nprogs, num_pid_m, tile_
     qk_scale = sm_scale * 1.44269504
     kv_count = 0
     if TILE_ORDER == "dynamic":
+        group_heads = tl.load(tile_table + 1)  # dynamic_group_heads
         tile_count = 0
         tile = _published_tile(tile_ids, q_fulls, cid * Q_BUFFERS, 0)
         while tile >= 0:
-            start_m, off_hz = _dynamic_tile(tile, num_pid_m, my_tiles // num_pid_m)
+            start_m, off_hz = _dynamic_tile(tile, num_pid_m, my_tiles // num_pid_m, group_heads)
             kv_count = _attend_tile(cid, qk_scale, tile_count, kv_count, start_m, off_hz, num_pid_m, N_CTX, q_tiles,
                                     q_fulls, k_fulls, k_tiles, k_empties, v_tiles, v_fulls, v_empties, lse_ptr,
                                     o_tiles, desc_o, q_empties, HEAD_DIM, BLOCK_M, BLOCK_N, K_STAGES, V_STAGES,

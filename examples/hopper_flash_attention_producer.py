@@ -88,11 +88,12 @@ def _load_tiles(desc_q, desc_k, desc_v, q_tiles, k_tiles, v_tiles, q_fulls, q_em
     rank = tlx.cluster_cta_rank()
     kv_count = 0
     if TILE_ORDER == "dynamic":
+        group_heads = tl.load(tile_table + 1)  # dynamic_group_heads
         tile_count = 0
         tile = pid
         while tile < my_tiles:
             asked = _ask_tile(tile_table)  # the next tile, answered while this one's loads go out
-            start_m, off_hz = _dynamic_tile(tile, num_pid_m, my_tiles // num_pid_m)
+            start_m, off_hz = _dynamic_tile(tile, num_pid_m, my_tiles // num_pid_m, group_heads)
             kv_count = _load_tile(desc_q, desc_k, desc_v, q_tiles, k_tiles, v_tiles, q_fulls, q_empties, k_fulls,
                                   k_empties, v_fulls, v_empties, k_peer_empties, v_peer_empties, tile_ids, tile,
                                   tile_count, kv_count, start_m, off_hz, num_pid_m, N_CTX, rank, HEAD_DIM, BLOCK_M,

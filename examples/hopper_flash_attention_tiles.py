@@ -18,13 +18,15 @@ TILE_ORDER:
            the tiles' cost in K/V blocks (list scheduling). The last tiles are then the shortest, so programs
            end together: with pairs, 2048 pairs on 132 SMs leave the last round
            half empty (3% of the run).
-  "dynamic" causal, one CTA a program: the table's order (heads in groups of
-           GROUP_HEADS, longest tiles first) taken by the programs as they come
-           free: program p first takes tile p, then the next from a counter
-           in global memory (_ask_tile, _next_tile), a tile's place in the
-           order giving its row block and head (_dynamic_tile). The table
-           assumes programs of one speed; programs measured on an H200 end up
-           to 160 us apart in a 5.5 ms run. The producer hands each tile to
+  "dynamic" causal, one CTA a program: the table's order (heads in groups,
+           longest tiles first) taken by the programs as they come free, in
+           groups whose K/V fill DYNAMIC_GROUP_BYTES (dynamic_group_heads):
+           program p first takes tile p, then the next from a counter in
+           global memory (_ask_tile, _next_tile), a tile's place in the order
+           giving its row block and head (_dynamic_tile). The table's tiles
+           take longer or shorter than its model tile by tile (12% sd at
+           head dim 64 N = 4096), so its programs end apart (527-590 us
+           there); this order evens that out. The producer hands each tile to
            the consumers beside its Q (_publish_tile, _published_tile).
 """
 import functools
@@ -37,6 +39,8 @@ import tlx_alias as tlx
 
 GROUP_HEADS = 4
 TABLE_GROUP_BYTES = 8 << 20  # a table group's K and V at most (causal_tile_table)
+TILE_FIXED_COST = 1  # a causal tile's cost beyond its K/V blocks, in K/V blocks (2 and 4 no better)
+DYNAMIC_GROUP_BYTES = 32 << 20  # a "dynamic" group's K and V at most (dynamic_group_heads)
 
 
 @triton.jit
@@ -140,21 +144,21 @@ def _tiles_of(pid, nprogs, num_pid_m, num_heads, tile_table, TILE_ORDER: tl.cons
         return tl.cdiv(num_heads * (num_pid_m // CLUSTER) - pid, nprogs)
 
 
-_GROUP_HEADS = tl.constexpr(GROUP_HEADS)
 _PRODUCER_THREADS = tl.constexpr(128)
 
 
 @triton.jit
-def _dynamic_tile(t, num_pid_m, num_heads):
+def _dynamic_tile(t, num_pid_m, num_heads, group_heads):
     """(row block, batch*head) of the "dynamic" order's t-th tile: heads in
-    groups of GROUP_HEADS (the last group may hold fewer), in a group the
-    last row block of each head in turn, then the one before, ...: the
-    table's order (causal_tile_table), its costs rising with the row block."""
-    group_tiles = _GROUP_HEADS * num_pid_m
+    groups of group_heads (tile_table[1]; the last group may hold fewer), in
+    a group the last row block of each head in turn, then the one before,
+    ...: the table's order (causal_tile_table), its costs rising with the
+    row block."""
+    group_tiles = group_heads * num_pid_m
     group = t // group_tiles
     in_group = t - group * group_tiles
-    heads = tl.minimum(num_heads - group * _GROUP_HEADS, _GROUP_HEADS)
-    return num_pid_m - 1 - in_group // heads, group * _GROUP_HEADS + in_group % heads
+    heads = tl.minimum(num_heads - group * group_heads, group_heads)
+    return num_pid_m - 1 - in_group // heads, group * group_heads + in_group % heads
 
 
 @triton.jit
@@ -225,10 +229,11 @@ def causal_tile_table(heads, num_pid_m, block_m, block_n, n_ctx, nprogs, head_by
     TABLE_GROUP_BYTES: a group of fewer tiles than programs hands its long
     tiles to programs that end late (head dim 64, N = 4096: 3.4% by the
     model in groups of four, 1.5% in eight). Groups of 16 MiB cost 1.6-2.7%
-    more active SM cycles than fours at head dim 64 (L2), 8 MiB 0.1% at 128
-    (docs/design/attention.md, "Causal tile order")."""
+    more active SM cycles than fours at head dim 64 (L2), 8 MiB 0.1% at 128;
+    8 MiB groups took 1.7-2.2% fewer elapsed cycles than fours at head dim 64
+    N = 1024-4096 (docs/design/attention.md, "Causal tile order")."""
     overshoot = num_pid_m * block_m - n_ctx
-    cost = [-(-((j + 1) * block_m - overshoot) // block_n) + 1 for j in range(num_pid_m)]
+    cost = [-(-((j + 1) * block_m - overshoot) // block_n) + TILE_FIXED_COST for j in range(num_pid_m)]
     mean = sum(cost) * heads / nprogs
     group, schedules = GROUP_HEADS, []
     while True:
@@ -241,14 +246,30 @@ def causal_tile_table(heads, num_pid_m, block_m, block_n, n_ctx, nprogs, head_by
     return group, tiles
 
 
+def dynamic_group_heads(heads, head_bytes):
+    """Heads a "dynamic" group holds: the most, a power of two, whose K and V
+    (head_bytes a head) fit DYNAMIC_GROUP_BYTES, as FlashAttention-3's
+    scheduler sizes its sections (32 MB); at least one. The last group's
+    tiles, longest first, are all that is left for the programs to even out
+    on: groups of four at head dim 64 N = 4096 left 88 tiles to 132
+    programs (docs/design/attention.md, "Causal tile order")."""
+    group = 1
+    while 2 * group <= heads and 2 * group * head_bytes <= DYNAMIC_GROUP_BYTES:
+        group *= 2
+    return group
+
+
 @functools.lru_cache(maxsize=64)
 def tile_table_tensor(order, heads, num_pid_m, block_m, block_n, n_ctx, nprogs, head_bytes, device, stream=None):
     """The int32 table the kernel reads for TILE_ORDER "table" (row 0 the tile
     counts, row k + 1 each program's k-th tile), the "dynamic" order's
-    counter, or a one-element stand-in for the other orders; kept per
+    counter and its group's heads (dynamic_group_heads), or a one-element
+    stand-in for the other orders; kept per
     device and shape, and for "dynamic" per stream (launches on one stream
     run one after another, and each leaves the counter at 0)."""
     import torch
+    if order == "dynamic":
+        return torch.tensor([0, dynamic_group_heads(heads, head_bytes)], dtype=torch.int32, device=device)
     if order != "table":
         return torch.zeros(1, dtype=torch.int32, device=device)
     _, tiles = causal_tile_table(heads, num_pid_m, block_m, block_n, n_ctx, nprogs, head_bytes)

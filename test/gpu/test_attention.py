@@ -192,8 +192,8 @@ def test_causal_attention_tile_orders(head_dim, groups, n, tile_order):
 def test_causal_attention_dynamic_tile_order(head_dim, options, dtype):
     """Causal tiles taken from a counter in global memory as programs come
     free, each handed by the producer to the consumers beside its Q: every
-    tile once (output and LSE of every row), with the Q ring in one or two
-    buffers and O over Q or V. Run twice with the same (cached) counter: had
+    tile once (output and LSE of every row; six heads: a group of four and
+    the last of two), with the Q ring in one or two buffers and O over Q or V. Run twice with the same (cached) counter: had
     the first launch not set it back to 0, the second's programs would find
     every tile past their first taken."""
     for _ in range(2):

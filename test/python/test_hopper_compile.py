@@ -428,6 +428,20 @@ def test_causal_tile_table_runs_every_tile_once_and_ends_together(heads, num_pid
         assert max(loads) < _list_schedule(heads, GROUP_HEADS, cost, 132)[1]
 
 
+@pytest.mark.parametrize("heads, n_ctx, head_dim, group", [
+    (128, 4096, 64, 32), (32, 16384, 64, 8), (512, 1024, 64, 128), (64, 8192, 128, 8), (32, 16384, 256, 2),
+    (2, 65536, 256, 1), (3, 1024, 64, 2)])
+def test_dynamic_order_groups_fill_32_mib_of_k_and_v(heads, n_ctx, head_dim, group):
+    """The "dynamic" order's groups: the most heads, a power of two and no
+    more than there are, whose K and V fit 32 MiB (FlashAttention-3's
+    sections); one head where one alone is larger."""
+    from hopper_flash_attention_tiles import DYNAMIC_GROUP_BYTES, dynamic_group_heads
+
+    head_bytes = 2 * n_ctx * head_dim * 2
+    assert dynamic_group_heads(heads, head_bytes) == group
+    assert group == 1 or group * head_bytes <= DYNAMIC_GROUP_BYTES == 32 << 20
+
+
 def test_flash_attention_pv_in_turn_moves_the_turn_handover(monkeypatch, tmp_path):
     """A consumer hands the turn on (bar.arrive on the next consumer's named
     barrier) after its QK^T, or with pv_in_turn after its PV too; the
