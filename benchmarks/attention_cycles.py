@@ -18,8 +18,8 @@ cache key. Shapes are N:D:causal with
 batch * N = 16384 tokens and 32 heads (attention_profile.py's); --dtype
 bfloat16 (default) or float16. A line per shape gives each provider's median
 elapsed cycles, the share of them its SMs were active, the least active
-SM's over the most active's, and its ratio to the first set's (and
-FA3's); the rows,
+SM's over the most active's, its L2 hit rate and its ratio to the first
+set's (and FA3's); the rows (DRAM bytes read too),
 every round's metrics, go to --out as JSON lines.
 """
 import argparse
@@ -34,7 +34,7 @@ import tempfile
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 METRICS = ("gpc__cycles_elapsed.max", "sm__cycles_active.avg", "sm__cycles_active.min", "sm__cycles_active.max",
-           "sm__inst_executed.sum", "gpu__time_duration.sum")
+           "sm__inst_executed.sum", "gpu__time_duration.sum", "lts__t_sector_hit_rate.pct", "dram__bytes_read.sum")
 KERNELS = "attn_fwd_kernel|device_kernel"  # ours, FA3's (cutlass's device_kernel)
 FA3 = "FlashAttention-3"
 
@@ -73,12 +73,13 @@ def parse_ncu_csv(text):
 
 def summary(rows, baseline):
     """One line of a shape's rows: each provider's median elapsed cycles,
-    the median share of them its SMs were active ("busy": below the other
-    provider's, its programs end apart or start late, where the tile's own
-    cycles are level), the least active SM's cycles over the most active's
-    ("ends": how far apart programs that start together end), its ratio to
-    `baseline`'s and, where FA3 ran, FA3's over its own (above 1: fewer
-    cycles than FA3)."""
+    its SMs' median active cycles ("active": the tile's own work, apart
+    from the schedule's), the median share of elapsed cycles its SMs were
+    active ("busy": below the other provider's, its programs end apart or
+    start late), the least active SM's cycles over the most active's
+    ("ends": how far apart programs that start together end), its L2 hit
+    rate, its ratio to `baseline`'s and, where FA3 ran, FA3's over its own
+    (above 1: fewer cycles than FA3)."""
     by_name = {}
     for row in rows:
         by_name.setdefault(row["name"], []).append(row)
@@ -88,9 +89,12 @@ def summary(rows, baseline):
     median = {name: median_of(name, lambda row: row["gpc__cycles_elapsed.max"]) for name in by_name}
     parts = []
     for name, value in median.items():
+        active = median_of(name, lambda row: row["sm__cycles_active.avg"])
         busy = median_of(name, lambda row: row["sm__cycles_active.avg"] / row["gpc__cycles_elapsed.max"])
         ends = median_of(name, lambda row: row["sm__cycles_active.min"] / row["sm__cycles_active.max"])
-        text = f"{name}={value / 1e6:.3f}M busy {100 * busy:.1f}% ends {100 * ends:.1f}%"
+        l2_hit = median_of(name, lambda row: row["lts__t_sector_hit_rate.pct"])
+        text = (f"{name}={value / 1e6:.3f}M active {active / 1e6:.3f}M busy {100 * busy:.1f}% ends {100 * ends:.1f}% "
+                f"L2 {l2_hit:.1f}%")
         if name != baseline:
             text += f" x{median[baseline] / value:.4f}"
         if FA3 in median and name != FA3:
