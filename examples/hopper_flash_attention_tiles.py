@@ -264,9 +264,9 @@ def tile_table_tensor(order, heads, num_pid_m, block_m, block_n, n_ctx, nprogs, 
     """The int32 table the kernel reads for TILE_ORDER "table" (row 0 the tile
     counts, row k + 1 each program's k-th tile), the "dynamic" order's
     counter and its group's heads (dynamic_group_heads), or a one-element
-    stand-in for the other orders; kept per
-    device and shape, and for "dynamic" per stream (launches on one stream
-    run one after another, and each leaves the counter at 0)."""
+    stand-in for the other orders; kept per device and shape, and for
+    "dynamic" per stream (launches on one stream run one after another, and
+    each leaves the counter at 0)."""
     import torch
     if order == "dynamic":
         return torch.tensor([0, dynamic_group_heads(heads, head_bytes)], dtype=torch.int32, device=device)
