@@ -187,13 +187,15 @@ def test_causal_attention_tile_orders(head_dim, groups, n, tile_order):
 
 @pytest.mark.parametrize("dtype", [torch.float16, torch.bfloat16])
 @pytest.mark.parametrize("head_dim, options", [
-    (64, dict(groups=3)), (64, dict(groups=2)), (128, {}), (128, dict(q_buffers=1, stages=3)), (256, {}),
-    (256, dict(o_staging="v", v_stages=3)), (128, dict(rescale_skip=8.0, late_pv_wait=True, p_16bit=True))])
+    (64, dict(groups=3)), (64, dict(groups=3, stages=4)), (64, dict(groups=2)), (128, {}),
+    (128, dict(q_buffers=1, stages=3)), (256, {}), (256, dict(o_staging="v", v_stages=3)),
+    (128, dict(rescale_skip=8.0, late_pv_wait=True, p_16bit=True))])
 def test_causal_attention_dynamic_tile_order(head_dim, options, dtype):
     """Causal tiles taken from a counter in global memory as programs come
     free, each handed by the producer to the consumers beside its Q: every
     tile once (output and LSE of every row; six heads: a group of four and
-    the last of two), with the Q ring in one or two buffers and O over Q or V. Run twice with the same (cached) counter: had
+    the last of two), with the Q ring in one or two buffers, two to four K/V
+    stages and O over Q or V. Run twice with the same (cached) counter: had
     the first launch not set it back to 0, the second's programs would find
     every tile past their first taken."""
     for _ in range(2):
