@@ -74,6 +74,7 @@ CASES = {
                                                                               **options))
         for d, name, options in (
             (64, "groups=3 lazy", dict(groups=3, p_16bit=True, pv_in_turn=True, rescale_skip=8.0)),
+            (64, "groups=3 lazy stages=4", dict(groups=3, p_16bit=True, pv_in_turn=True, rescale_skip=8.0, stages=4)),
             (128, "lazy late_pv_wait", dict(p_16bit=True, rescale_skip=8.0, late_pv_wait=True)),
             (128, "q_buffers=1", dict(q_buffers=1)), (256, "lazy", dict(rescale_skip=8.0)),
             (256, "o_staging=v", dict(o_staging="v", v_stages=3)))
