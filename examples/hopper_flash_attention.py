@@ -17,11 +17,12 @@ import triton.language as tl
 
 import tlx_alias as tlx
 from hopper_flash_attention_config import (  # noqa: F401  (smem_bytes: for callers)
-    check_inputs, check_late_pv_wait, check_rescale_skip, consumer_registers_for, default_cluster, default_config,
-    default_groups, default_issue, default_schedule, smem_bytes)
+    check_inputs, check_late_pv_wait, check_rescale_skip, check_thread_arrives, consumer_registers_for,
+    default_cluster, default_config, default_groups, default_issue, default_schedule, smem_bytes)
 
 from hopper_flash_attention_producer import _load_tiles
-from hopper_flash_attention_softmax import block_softmax, fast_log2, to_16bit, rescale_moved
+from hopper_flash_attention_softmax import (block_softmax, fast_log2, online_softmax_waiting_pv, to_16bit,
+                                            rescale_moved)
 from hopper_flash_attention_tiles import (_block_start, _dynamic_tile, _kv_part, _meet_cluster, _published_tile, _ring,
                                          _table_entry, _tile_coords, _tile_rows, _tiles_of, check_cluster,
                                          check_tile_order, grid_size, resident_clusters, tile_table_tensor)
@@ -60,7 +61,8 @@ def _kv_step(kv_count, v_shift, kv_start, q, k_tiles, v_tiles, k_fulls, k_emptie
     PV_IN_TURN: the next consumer's turn starts once this consumer has
     issued PV too (FlashAttention-3's order), else once it issued QK^T.
     LATE_PV_WAIT (with RESCALE_SKIP): PV is waited for inside the rescale's
-    asm, after the softmax, so that the softmax overlaps this PV."""
+    asm, after the softmax, so that the softmax overlaps this PV; "half"
+    (P in 16 bits): after the exp2s of half the block's columns."""
     slot, phase = _ring(kv_count, K_STAGES)
     tlx.barrier_wait(k_fulls[slot], phase)
     _issue_in_turn(cid, TURNS)
@@ -73,22 +75,29 @@ def _kv_step(kv_count, v_shift, kv_start, q, k_tiles, v_tiles, k_fulls, k_emptie
     qk = tlx.async_dot_wait(1, qk)
     tlx.barrier_arrive(k_empties[slot])
     masked = MASK == "all" or (MASK == "diagonal" and kv_start + BLOCK_N > diagonal)
-    p32, m_i, l_i, alpha = block_softmax(qk, m_i, l_i, qk_scale, offs_m, kv_start, masked, BLOCK_N, P16, q.shape[1],
-                                         RESCALE_SKIP)
-    if P16 != "":  # P waits for its PV in 16 bits: half the registers (three consumers have 160)
+    if LATE_PV_WAIT == "half":  # the rescale's asm waits for PV amid the exp2s (P in 16 bits: 160 registers)
+        p32, m_i, l_i, acc = online_softmax_waiting_pv(qk, m_i, l_i, qk_scale, offs_m, kv_start, acc, masked,
+                                                       BLOCK_N, RESCALE_SKIP)
         p = to_16bit(p32, q.dtype, P16)
-    else:
-        p = p32
-    if LATE_PV_WAIT:  # the asm waits for PV; the wait after it finds nothing in flight and keeps V's release after
-        acc = tlx.async_dot_wait(0, rescale_moved(acc, alpha, True))
+        acc = tlx.async_dot_wait(0, acc)  # finds nothing in flight; keeps V's release after a wait in the IR
         tlx.barrier_arrive(v_empties[v_slot])
     else:
-        acc = tlx.async_dot_wait(0, acc)
-        tlx.barrier_arrive(v_empties[v_slot])
-        if RESCALE_SKIP >= 0:  # a warp whose rows' maxima stayed put (every alpha 1) skips the multiplies
-            acc = rescale_moved(acc, alpha)
+        p32, m_i, l_i, alpha = block_softmax(qk, m_i, l_i, qk_scale, offs_m, kv_start, masked, BLOCK_N, P16,
+                                             q.shape[1], RESCALE_SKIP)
+        if P16 != "":  # P waits for its PV in 16 bits: half the registers (three consumers have 160)
+            p = to_16bit(p32, q.dtype, P16)
         else:
-            acc = acc * alpha[:, None]
+            p = p32
+        if LATE_PV_WAIT:  # the asm waits for PV; the wait after it finds nothing in flight, as above
+            acc = tlx.async_dot_wait(0, rescale_moved(acc, alpha, True))
+            tlx.barrier_arrive(v_empties[v_slot])
+        else:
+            acc = tlx.async_dot_wait(0, acc)
+            tlx.barrier_arrive(v_empties[v_slot])
+            if RESCALE_SKIP >= 0:  # a warp whose rows' maxima stayed put (every alpha 1) skips the multiplies
+                acc = rescale_moved(acc, alpha)
+            else:
+                acc = acc * alpha[:, None]
     return acc, p, m_i, l_i
 
 
@@ -456,13 +465,12 @@ def attention(q, k, v, causal=False, sm_scale=None, alias=True, block_n=None, st
                             tile_order, o_staging, num_pid_m)
     issue = default_issue(HEAD_DIM, causal, N_CTX, cluster)
     p_16bit, pv_in_turn = (issue[0] if p_16bit is None else p_16bit), (issue[1] if pv_in_turn is None else pv_in_turn)
-    thread_arrives = issue[2] if thread_arrives is None else thread_arrives
+    thread_arrives = check_thread_arrives(issue[2] if thread_arrives is None else thread_arrives)
     rescale_skip = check_rescale_skip(issue[3] if rescale_skip is None else rescale_skip)
-    late_pv_wait = check_late_pv_wait(issue[4] if late_pv_wait is None else late_pv_wait, rescale_skip)
+    late_pv_wait = check_late_pv_wait(issue[4] if late_pv_wait is None else late_pv_wait, rescale_skip,
+                                      p_16bit or groups == 3)
     consumer_registers = consumer_registers or consumer_registers_for(groups, late_pv_wait,
                                                                       schedule["consumer_registers"])
-    if thread_arrives not in ("kqv", "kq", ""):
-        raise ValueError(f"attention: thread_arrives must be 'kqv', 'kq' or '', got {thread_arrives!r}")
     if o_staging not in ("q", "v"):
         raise ValueError(f"attention: o_staging must be 'q' (O over Q) or 'v' (O over V slots), got {o_staging!r}")
     if o_staging == "v" and not alias:
@@ -528,7 +536,7 @@ def compile_for_sm90(head_dim=128, causal=False, alias=True, block_n=None, stage
                       Q_REG_COLS=q_reg_cols, NUM_MMA_GROUPS=groups, P_16BIT=p_16bit,
                       RESCALE_SKIP=rescale_skip,
                       PV_IN_TURN=pv_in_turn, THREAD_ARRIVES=thread_arrives, CLUSTER=cluster,
-                      LATE_PV_WAIT=check_late_pv_wait(late_pv_wait, rescale_skip))
+                      LATE_PV_WAIT=check_late_pv_wait(late_pv_wait, rescale_skip, p_16bit or groups == 3))
     q_block = f"tensordesc<{dtype}[64, {head_dim}]>"
     kv_block = f"tensordesc<{dtype}[{constexprs['BLOCK_N']}, {head_dim}]>"
     signature = {"sm_scale": "fp32", "lse_ptr": "*fp32", "Z": "i32", "H": "i32", "desc_q": q_block,

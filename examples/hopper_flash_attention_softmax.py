@@ -6,14 +6,8 @@ import triton.language as tl
 
 
 @triton.jit
-def online_softmax(qk, m_i, l_i, qk_scale, offs_m, kv_start, BLOCK_N: tl.constexpr, MASK: tl.constexpr,
-                   LAZY: tl.constexpr = 0.0):
-    """One block of online softmax in the log2 domain: the probabilities,
-    the new row max and sum, and the factor that rescales the accumulator.
-    MASK: "" (none) or the causal mask in its "cols" or "lane" form. LAZY > 0
-    (the kernel's RESCALE_SKIP; -1 and 0 are no lazy rescale): a row's max
-    moves only when the block's exceeds it by more than LAZY (P stays below
-    2^LAZY, and alpha is exactly 1 where it did not move)."""
+def causal_mask(qk, offs_m, kv_start, BLOCK_N: tl.constexpr, MASK: tl.constexpr):
+    """qk with -inf above the diagonal; MASK: "" (none), "cols" or "lane"."""
     cols = tl.arange(0, BLOCK_N)
     if MASK == "cols":
         qk = tl.where(offs_m[:, None] >= (kv_start + cols)[None, :], qk, -float("inf"))
@@ -24,6 +18,19 @@ def online_softmax(qk, m_i, l_i, qk_scale, offs_m, kv_start, BLOCK_N: tl.constex
         lane_cols = cols & 6
         qk = tl.where((cols - lane_cols)[None, :] <= (offs_m - kv_start)[:, None] - lane_cols[None, :], qk,
                       -float("inf"))
+    return qk
+
+
+@triton.jit
+def online_softmax(qk, m_i, l_i, qk_scale, offs_m, kv_start, BLOCK_N: tl.constexpr, MASK: tl.constexpr,
+                   LAZY: tl.constexpr = 0.0):
+    """One block of online softmax in the log2 domain: the probabilities,
+    the new row max and sum, and the factor that rescales the accumulator.
+    MASK: "" (none) or the causal mask in its "cols" or "lane" form. LAZY > 0
+    (the kernel's RESCALE_SKIP; -1 and 0 are no lazy rescale): a row's max
+    moves only when the block's exceeds it by more than LAZY (P stays below
+    2^LAZY, and alpha is exactly 1 where it did not move)."""
+    qk = causal_mask(qk, offs_m, kv_start, BLOCK_N, MASK)
     m_ij = tl.maximum(m_i, tl.max(qk, 1) * qk_scale)
     if LAZY > 0:
         m_ij = tl.where(m_ij > m_i + LAZY, m_ij, m_i)
@@ -87,10 +94,20 @@ def _rescale_asm(pack, wait=False):
     return tl.constexpr(asm), tl.constexpr(",".join(["=r"] * pack + [str(i) for i in range(pack)] + ["r"] * pack))
 
 
+def _rescale_after_asm(pack):
+    """_rescale_asm(pack, wait=True) with `pack` more operands that it does
+    not read: values computed before it (the first half's row sums), so
+    that the exp2s that make them stay ahead of its branch."""
+    asm, constraints = _rescale_asm(pack, wait=True)
+    return asm, tl.constexpr(constraints.value + "," + ",".join(["r"] * pack))
+
+
 _RESCALE_ASM_32, _RESCALE_CONSTRAINTS_32 = _rescale_asm(32)
 _RESCALE_ASM_64, _RESCALE_CONSTRAINTS_64 = _rescale_asm(64)
 _WAIT_RESCALE_ASM_32, _ = _rescale_asm(32, wait=True)
 _WAIT_RESCALE_ASM_64, _ = _rescale_asm(64, wait=True)
+_AFTER_RESCALE_ASM_32, _AFTER_RESCALE_CONSTRAINTS_32 = _rescale_after_asm(32)
+_AFTER_RESCALE_ASM_64, _AFTER_RESCALE_CONSTRAINTS_64 = _rescale_after_asm(64)
 
 
 @triton.jit
@@ -112,3 +129,45 @@ def rescale_moved(acc, alpha, WAIT_PV: tl.constexpr = False):
         return tl.inline_asm_elementwise(_WAIT_RESCALE_ASM_64 if WAIT_PV else _RESCALE_ASM_64,
                                          _RESCALE_CONSTRAINTS_64, [acc, alphas], dtype=tl.float32,
                                          is_pure=not WAIT_PV, pack=64)
+
+
+@triton.jit
+def rescale_moved_after(acc, alpha, after):
+    """rescale_moved(acc, alpha, WAIT_PV=True) placed after `after` (a row
+    vector the asm takes and does not read) is computed."""
+    alphas = tl.broadcast_to(alpha[:, None], acc.shape)
+    afters = tl.broadcast_to(after[:, None], acc.shape)
+    if acc.shape[0] * acc.shape[1] // 128 == 32:
+        return tl.inline_asm_elementwise(_AFTER_RESCALE_ASM_32, _AFTER_RESCALE_CONSTRAINTS_32, [acc, alphas, afters],
+                                         dtype=tl.float32, is_pure=False, pack=32)
+    else:
+        return tl.inline_asm_elementwise(_AFTER_RESCALE_ASM_64, _AFTER_RESCALE_CONSTRAINTS_64, [acc, alphas, afters],
+                                         dtype=tl.float32, is_pure=False, pack=64)
+
+
+@triton.jit
+def online_softmax_waiting_pv(qk, m_i, l_i, qk_scale, offs_m, kv_start, acc, masked, BLOCK_N: tl.constexpr,
+                              LAZY: tl.constexpr):
+    """online_softmax (causal mask in its "lane" form where `masked`) with
+    PV's wait and the accumulator's rescale (rescale_moved_after) between
+    the exp2s of the block's first half of columns and those of its second,
+    as FlashAttention-3 waits for PV after a few of its exp2s: the first
+    half overlaps PV, and the second may take the registers of the P that
+    PV read. The halves are column bit BLOCK_N / 2, a register bit of the
+    wgmma accumulator (split without shuffles; bit 0's split shuffled).
+    Returns (p, m, l, acc)."""
+    if masked:
+        qk = causal_mask(qk, offs_m, kv_start, BLOCK_N, "lane")
+    m_ij = tl.maximum(m_i, tl.max(qk, 1) * qk_scale)
+    if LAZY > 0:
+        m_ij = tl.where(m_ij > m_i + LAZY, m_ij, m_i)
+    alpha = tl.math.exp2(m_i - m_ij)
+    rows: tl.constexpr = qk.shape[0]
+    qk_first, qk_second = tl.split(tl.permute(tl.reshape(qk, [rows, 2, BLOCK_N // 2]), [0, 2, 1]))
+    p_first = tl.math.exp2(qk_first * qk_scale - m_ij[:, None])
+    sum_first = tl.sum(p_first, 1)
+    acc = rescale_moved_after(acc, alpha, sum_first)
+    p_second = tl.math.exp2(qk_second * qk_scale - m_ij[:, None])
+    l_i = l_i * alpha + sum_first + tl.sum(p_second, 1)
+    p = tl.reshape(tl.permute(tl.join(p_first, p_second), [0, 2, 1]), [rows, BLOCK_N])
+    return p, m_ij, l_i, acc

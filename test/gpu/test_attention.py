@@ -156,6 +156,17 @@ def test_attention_late_pv_wait(head_dim, groups, cluster, causal, dtype):
           late_pv_wait=True)
 
 
+@pytest.mark.parametrize("dtype", [torch.float16, torch.bfloat16])
+@pytest.mark.parametrize("causal", [False, True])
+@pytest.mark.parametrize("head_dim, groups, cluster", [(64, 3, 1), (64, 2, 1), (128, 2, 1), (128, 2, 2)])
+def test_attention_half_late_pv_wait(head_dim, groups, cluster, causal, dtype):
+    """late_pv_wait="half": PV waited for between the exp2s of a block's two
+    halves of columns (split and joined again along column bit BLOCK_N / 2);
+    growing row maxima take both sides of the rescale's branch."""
+    check(True, head_dim, causal, dtype, n=768 if groups == 3 else 1024, growing_scores=True, groups=groups,
+          cluster=cluster, p_16bit=True, rescale_skip=8.0, late_pv_wait="half")
+
+
 @pytest.mark.parametrize("causal", [False, True])
 def test_attention_late_pv_wait_changes_no_bit(causal):
     """The same output, bit for bit, with PV waited for after the softmax or

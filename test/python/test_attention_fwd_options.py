@@ -8,7 +8,7 @@ import sys
 
 import pytest
 
-from conftest import ROOT, wgmma_wait_events
+from conftest import ROOT, sass_of, wgmma_wait_events
 
 sys.path.insert(0, os.path.join(ROOT, "examples"))
 
@@ -71,8 +71,36 @@ def test_flash_attention_late_pv_wait_refusals():
                                 "rescale_skip (True or a lazy rescale's threshold)")
     with pytest.raises(ValueError) as error:
         fa.check_late_pv_wait("yes", 8.0)
-    assert str(error.value) == "attention: late_pv_wait must be True or False, got 'yes'"
-    assert [fa.check_late_pv_wait(o, 0.0) for o in (False, True)] == [False, True]
+    assert str(error.value) == "attention: late_pv_wait must be True, False or 'half', got 'yes'"
+    with pytest.raises(ValueError) as error:
+        fa.check_late_pv_wait("half", 8.0, p_16bit=False)
+    assert str(error.value) == "attention: late_pv_wait='half' takes P in 16 bits (p_16bit=True or groups=3)"
+    assert [fa.check_late_pv_wait(o, 0.0) for o in (False, True, "half")] == [False, True, "half"]
+
+
+@pytest.mark.parametrize("head_dim, options", [
+    (64, dict(causal=True, groups=3, pv_in_turn=True)), (64, dict(causal=False, groups=3, pv_in_turn=True)),
+    (128, dict(causal=True, cluster=2))])
+def test_flash_attention_half_late_pv_wait_waits_amid_the_exp2s(head_dim, options, tmp_path, monkeypatch):
+    """late_pv_wait="half" waits for PV between the exp2s of a block's first
+    half of columns and those of its second (FlashAttention-3's loop at head
+    dim 64 waits after 14 of its 66): in each K/V loop QK^T's wait, a run
+    of exp2s, PV's wait on both sides of the rescale's branch, the other
+    run. No spills at three groups' 160 registers (the wait after all of
+    them spilled 58-73 instructions a loop there), and no more shuffles than
+    with the wait before them: the halves are a register bit of the wgmma
+    accumulator."""
+    import hopper_flash_attention as fa
+
+    monkeypatch.setenv("TRITON_CACHE_DIR", str(tmp_path))
+    kernel = fa.compile_for_sm90(head_dim, dtype="bf16", p_16bit=True, rescale_skip=8.0, late_pv_wait="half",
+                                 **options)
+    events = wgmma_wait_events(kernel, tmp_path)
+    loops = [i for i, e in enumerate(events) if e == "wait1" and events[i + 1:i + 2] == ["exp2"]]
+    assert len(loops) >= 2 and all(events[i + 1:i + 5] == ["exp2", "wait0", "wait0", "exp2"] for i in loops), events
+    sass = sass_of(kernel, tmp_path)
+    before = sass_of(fa.compile_for_sm90(head_dim, dtype="bf16", p_16bit=True, rescale_skip=8.0, **options), tmp_path)
+    assert not re.search(r"\b(LDL|STL)\b", sass) and sass.count("SHFL.IDX") == before.count("SHFL.IDX")
 
 
 @pytest.mark.parametrize("causal", [False, True])

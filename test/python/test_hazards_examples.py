@@ -62,6 +62,12 @@ CASES = {
                                                                             rescale_skip=True))
         for d in (128, 256) for causal in (False, True)
     },
+    **{  # PV waited for between the two halves of a block's exp2s
+        f"hopper_flash_attention D={d} causal={causal} late_pv_wait=half":
+        (lambda d=d, causal=causal: hopper_flash_attention.compile_for_sm90(
+            d, causal=causal, p_16bit=True, rescale_skip=8.0, late_pv_wait="half", groups=3 if d == 64 else 2))
+        for d in (64, 128) for causal in (False, True)
+    },
     **{  # head dim 128's default from N = 4096: clusters, the lazy rescale, PV waited for inside its asm
         f"hopper_flash_attention D=128 causal={causal} cluster=2 lazy late_pv_wait":
         (lambda causal=causal: hopper_flash_attention.compile_for_sm90(128, causal=causal, p_16bit=causal, cluster=2,
