@@ -75,29 +75,26 @@ def _kv_step(kv_count, v_shift, kv_start, q, k_tiles, v_tiles, k_fulls, k_emptie
     qk = tlx.async_dot_wait(1, qk)
     tlx.barrier_arrive(k_empties[slot])
     masked = MASK == "all" or (MASK == "diagonal" and kv_start + BLOCK_N > diagonal)
-    if LATE_PV_WAIT == "half":  # the rescale's asm waits for PV amid the exp2s (P in 16 bits: 160 registers)
+    if LATE_PV_WAIT == "half":  # the rescale's asm waits for PV amid the exp2s, and rescales
         p32, m_i, l_i, acc = online_softmax_waiting_pv(qk, m_i, l_i, qk_scale, offs_m, kv_start, acc, masked,
                                                        BLOCK_N, RESCALE_SKIP)
-        p = to_16bit(p32, q.dtype, P16)
-        acc = tlx.async_dot_wait(0, acc)  # finds nothing in flight; keeps V's release after a wait in the IR
-        tlx.barrier_arrive(v_empties[v_slot])
     else:
         p32, m_i, l_i, alpha = block_softmax(qk, m_i, l_i, qk_scale, offs_m, kv_start, masked, BLOCK_N, P16,
                                              q.shape[1], RESCALE_SKIP)
-        if P16 != "":  # P waits for its PV in 16 bits: half the registers (three consumers have 160)
-            p = to_16bit(p32, q.dtype, P16)
+    if P16 != "":  # P waits for its PV in 16 bits: half the registers (three consumers have 160)
+        p = to_16bit(p32, q.dtype, P16)
+    else:
+        p = p32
+    if LATE_PV_WAIT and LATE_PV_WAIT != "half":  # the rescale's asm waits for PV, after the softmax
+        acc = rescale_moved(acc, alpha, True)
+    # with the wait in an asm this one finds nothing in flight, and keeps V's release after a wait in the IR
+    acc = tlx.async_dot_wait(0, acc)
+    tlx.barrier_arrive(v_empties[v_slot])
+    if not LATE_PV_WAIT:
+        if RESCALE_SKIP >= 0:  # a warp whose rows' maxima stayed put (every alpha 1) skips the multiplies
+            acc = rescale_moved(acc, alpha)
         else:
-            p = p32
-        if LATE_PV_WAIT:  # the asm waits for PV; the wait after it finds nothing in flight, as above
-            acc = tlx.async_dot_wait(0, rescale_moved(acc, alpha, True))
-            tlx.barrier_arrive(v_empties[v_slot])
-        else:
-            acc = tlx.async_dot_wait(0, acc)
-            tlx.barrier_arrive(v_empties[v_slot])
-            if RESCALE_SKIP >= 0:  # a warp whose rows' maxima stayed put (every alpha 1) skips the multiplies
-                acc = rescale_moved(acc, alpha)
-            else:
-                acc = acc * alpha[:, None]
+            acc = acc * alpha[:, None]
     return acc, p, m_i, l_i
 
 

@@ -158,6 +158,7 @@ def online_softmax_waiting_pv(qk, m_i, l_i, qk_scale, offs_m, kv_start, acc, mas
     Returns (p, m, l, acc)."""
     if masked:
         qk = causal_mask(qk, offs_m, kv_start, BLOCK_N, "lane")
+    # online_softmax's row max, written out: as a function of its own it changed the default kernels' SASS
     m_ij = tl.maximum(m_i, tl.max(qk, 1) * qk_scale)
     if LAZY > 0:
         m_ij = tl.where(m_ij > m_i + LAZY, m_ij, m_i)

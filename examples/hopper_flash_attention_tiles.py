@@ -15,9 +15,9 @@ TILE_ORDER:
            K/V stay in L2 together), more where four leave programs' ends
            apart and the K/V still fit (causal_tile_table); in a group the
            tiles go longest first, each to the program that is free first by
-           the tiles' cost in K/V blocks (list scheduling). The last tiles are then the shortest, so programs
-           end together: with pairs, 2048 pairs on 132 SMs leave the last round
-           half empty (3% of the run).
+           the tiles' cost in K/V blocks (list scheduling). The last tiles are
+           then the shortest, so programs end together: with pairs, 2048 pairs
+           on 132 SMs leave the last round half empty (3% of the run).
   "dynamic" causal, one CTA a program: the table's order (heads in groups,
            longest tiles first) taken by the programs as they come free, in
            groups whose K/V fill DYNAMIC_GROUP_BYTES (dynamic_group_heads):
