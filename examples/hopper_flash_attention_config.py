@@ -42,12 +42,16 @@ def default_issue(head_dim, causal, n_ctx, cluster=1):
     (+0.3-2%), 128 (+1-2.5%; +2-5% at 16384) and 256 (+1.5-6%); with the
     late PV wait, which head dim 128 takes wherever it rescales lazily
     (+0.3-3.7%; at 256 -1 to -4%, at 64 causal -42%), at 128 from 2048
-    (+5%), causal from 4096 (+2.5%; without it -5 to 0%)."""
+    (+5%), causal from 4096 (+2.5%; without it -5 to 0%); causal "half"
+    (the wait amid the exp2s; SM cycles at head dim 64: -8.0% at N = 4096,
+    -3.7% at 16384, non-causal +3-4%; at 128 causal level at 4096, -2.3% at
+    16384)."""
     arrives = "kq" if head_dim == 256 and not causal and cluster == 1 else "kqv"
     lazy = 8.0 if n_ctx >= ((4096 if causal else 2048) if head_dim == 128 else 4096) else False
+    late = ("half" if causal else head_dim == 128) if lazy and head_dim <= 128 else False
     if head_dim == 64:
-        return True, True, arrives, lazy, False
-    return head_dim == 128 and causal, False, arrives, lazy, head_dim == 128 and bool(lazy)
+        return True, True, arrives, lazy, late
+    return head_dim == 128 and causal, False, arrives, lazy, late
 
 
 def default_cluster(head_dim, causal, n_ctx, tile_order, o_staging, num_pid_m):
