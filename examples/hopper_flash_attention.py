@@ -23,8 +23,8 @@ from hopper_flash_attention_config import (  # noqa: F401  (smem_bytes: for call
 from hopper_flash_attention_producer import _load_tiles
 from hopper_flash_attention_softmax import (block_softmax, fast_log2, online_softmax_waiting_pv, to_16bit,
                                             rescale_moved)
-from hopper_flash_attention_tiles import (_block_start, _dynamic_tile, _kv_part, _meet_cluster, _published_tile, _ring,
-                                         _table_entry, _tile_coords, _tile_rows, _tiles_of, check_cluster,
+from hopper_flash_attention_tiles import (_block_start, _dynamic_coords, _kv_part, _meet_cluster, _published_tile,
+                                         _ring, _table_entry, _tile_coords, _tile_rows, _tiles_of, check_cluster,
                                          check_tile_order, grid_size, resident_clusters, tile_table_tensor)
 
 LOG2E = 1.4426950408889634
@@ -323,7 +323,7 @@ def _attend(cid: tl.constexpr, sm_scale, my_tiles, pid, nprogs, num_pid_m, tile_
         tile_count = 0
         tile = _published_tile(tile_ids, q_fulls, cid * Q_BUFFERS, 0)
         while tile >= 0:
-            start_m, off_hz = _dynamic_tile(tile, num_pid_m, my_tiles // num_pid_m, group_heads)
+            start_m, off_hz = _dynamic_coords(tile, num_pid_m, my_tiles, group_heads, CLUSTER)
             kv_count = _attend_tile(cid, qk_scale, tile_count, kv_count, start_m, off_hz, num_pid_m, N_CTX, q_tiles,
                                     q_fulls, k_fulls, k_tiles, k_empties, v_tiles, v_fulls, v_empties, lse_ptr,
                                     o_tiles, desc_o, q_empties, HEAD_DIM, BLOCK_M, BLOCK_N, K_STAGES, V_STAGES,

@@ -7,9 +7,9 @@ import triton
 import triton.language as tl
 
 import tlx_alias as tlx
-from hopper_flash_attention_tiles import (_ask_tile, _block_start, _dynamic_tile, _kv_part, _load_shared, _meet_cluster,
-                                         _next_tile, _peer_freed, _publish_tile, _ring, _table_entry, _tile_coords,
-                                         _tile_rows)
+from hopper_flash_attention_tiles import (_ask_tile, _block_start, _dynamic_coords, _kv_part, _load_shared,
+                                         _meet_cluster, _next_tile, _peer_freed, _publish_tile, _ring, _table_entry,
+                                         _tile_coords, _tile_rows)
 
 
 @triton.jit
@@ -81,9 +81,8 @@ def _load_tiles(desc_q, desc_k, desc_v, q_tiles, k_tiles, v_tiles, q_fulls, q_em
     it one, and then -1 in each consumer's next Q buffer (no Q loaded)."""
     # CLUSTER CTAs (num_ctas) run CLUSTER row blocks of one head and share each K/V block's load
     tl.static_assert(CLUSTER == tlx.cluster_size_1d(), "CLUSTER must be the launch's num_ctas")
-    tl.static_assert(CLUSTER == 1 or (CLUSTER == 2 and TILE_ORDER != "pairs" and TILE_ORDER != "dynamic"
-                                      and not O_OVER_V),
-                     "clusters of 2 run the row order or (causal) the table, with O over Q")
+    tl.static_assert(CLUSTER == 1 or (CLUSTER == 2 and TILE_ORDER != "pairs" and not O_OVER_V),
+                     "clusters of 2 run the row order or (causal) the table or dynamic order, with O over Q")
     _meet_cluster(CLUSTER, INITS=True)
     rank = tlx.cluster_cta_rank()
     kv_count = 0
@@ -92,14 +91,14 @@ def _load_tiles(desc_q, desc_k, desc_v, q_tiles, k_tiles, v_tiles, q_fulls, q_em
         tile_count = 0
         tile = pid
         while tile < my_tiles:
-            asked = _ask_tile(tile_table)  # the next tile, answered while this one's loads go out
-            start_m, off_hz = _dynamic_tile(tile, num_pid_m, my_tiles // num_pid_m, group_heads)
+            asked = _ask_tile(tile_table, CLUSTER)  # the next tile, answered while this one's loads go out
+            start_m, off_hz = _dynamic_coords(tile, num_pid_m, my_tiles, group_heads, CLUSTER)
             kv_count = _load_tile(desc_q, desc_k, desc_v, q_tiles, k_tiles, v_tiles, q_fulls, q_empties, k_fulls,
                                   k_empties, v_fulls, v_empties, k_peer_empties, v_peer_empties, tile_ids, tile,
                                   tile_count, kv_count, start_m, off_hz, num_pid_m, N_CTX, rank, HEAD_DIM, BLOCK_M,
                                   BLOCK_N, K_STAGES, V_STAGES, Q_BUFFERS, CAUSAL, TILE_ORDER, DIAG_FIRST, O_OVER_V,
                                   O_ENTRIES, NUM_MMA_GROUPS, dtype, CLUSTER)
-            tile = _next_tile(asked, tile_table, my_tiles, nprogs)
+            tile = _next_tile(asked, tile_table, my_tiles, nprogs, pid, tile_count, CLUSTER)
             tile_count += 1
         q_buf, q_phase = _ring(tile_count, Q_BUFFERS)
         for c in tl.static_range(NUM_MMA_GROUPS):

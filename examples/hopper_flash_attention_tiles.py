@@ -18,16 +18,19 @@ TILE_ORDER:
            the tiles' cost in K/V blocks (list scheduling). The last tiles are
            then the shortest, so programs end together: with pairs, 2048 pairs
            on 132 SMs leave the last round half empty (3% of the run).
-  "dynamic" causal, one CTA a program: the table's order (heads in groups,
-           longest tiles first) taken by the programs as they come free, in
-           groups whose K/V fill DYNAMIC_GROUP_BYTES (dynamic_group_heads):
-           program p first takes tile p, then the next from a counter in
-           global memory (_ask_tile, _next_tile), a tile's place in the order
-           giving its row block and head (_dynamic_tile). The table's tiles
-           take longer or shorter than its model tile by tile (12% sd at
-           head dim 64 N = 4096), so its programs end apart (527-590 us
-           there); this order evens that out. The producer hands each tile to
-           the consumers beside its Q (_publish_tile, _published_tile).
+  "dynamic" causal: the table's order (heads in groups, longest tiles
+           first) taken by the programs as they come free, in groups whose
+           K/V fill DYNAMIC_GROUP_BYTES (dynamic_group_heads): program p first
+           takes tile p, then the next from a counter in global memory
+           (_ask_tile, _next_tile), a tile's place in the order giving its row
+           block and head (_dynamic_tile). The table's tiles take longer or
+           shorter than its model tile by tile (12% sd at head dim 64 N =
+           4096), so its programs end apart (527-590 us there) and drift into
+           different groups, whose K/V then no longer fit L2 together; this
+           order evens that out. The producer hands each tile to the
+           consumers beside its Q (_publish_tile, _published_tile). In a
+           cluster of two CTAs rank 0's producer asks and passes the answer
+           to the other's through a mailbox in global memory (_next_tile).
 """
 import functools
 import heapq
@@ -41,6 +44,8 @@ GROUP_HEADS = 4
 TABLE_GROUP_BYTES = 8 << 20  # a table group's K and V at most (causal_tile_table)
 TILE_FIXED_COST = 1  # a causal tile's cost beyond its K/V blocks, in K/V blocks (2 and 4 no better)
 DYNAMIC_GROUP_BYTES = 32 << 20  # a "dynamic" group's K and V at most (dynamic_group_heads)
+MAILBOX_SLOTS = tl.constexpr(2)  # a cluster's "dynamic" answers in flight from rank 0 to rank 1 (_next_tile)
+NO_ANSWER = tl.constexpr(-1)  # an empty mailbox slot
 
 
 @triton.jit
@@ -135,7 +140,7 @@ def _tiles_of(pid, nprogs, num_pid_m, num_heads, tile_table, TILE_ORDER: tl.cons
     """How many tiles program `pid` runs (each CTA of it); "dynamic": how
     many there are."""
     if TILE_ORDER == "dynamic":  # all programs' (a program runs as many as it gets)
-        return num_heads * num_pid_m
+        return num_heads * (num_pid_m // CLUSTER)
     elif TILE_ORDER == "table":
         return tl.load(tile_table + pid)
     elif TILE_ORDER == "pairs":
@@ -162,28 +167,73 @@ def _dynamic_tile(t, num_pid_m, num_heads, group_heads):
 
 
 @triton.jit
-def _ask_tile(tile_table):
-    """One producer thread adds 1 to the "dynamic" order's counter at
-    tile_table[0] (a tensor atomic, masked to one element, whose result
-    waits in its register: ptxas waits for it where _next_tile reads it, a
-    tile's loads later, not here as a scalar atomic's broadcast would)."""
+def _dynamic_coords(t, num_pid_m, tiles, group_heads, CLUSTER: tl.constexpr):
+    """(row block, batch*head) of this CTA's part of the "dynamic" order's
+    t-th tile (`tiles` in all): CLUSTER neighbouring row blocks of one head,
+    one per CTA."""
+    if CLUSTER > 1:
+        row_blocks = num_pid_m // CLUSTER
+        start, off_hz = _dynamic_tile(t, row_blocks, tiles // row_blocks, group_heads)
+        return start * CLUSTER + tlx.cluster_cta_rank(), off_hz
+    else:
+        return _dynamic_tile(t, num_pid_m, tiles // num_pid_m, group_heads)
+
+
+@triton.jit
+def _ask_tile(tile_table, CLUSTER: tl.constexpr):
+    """One producer thread (in a cluster, rank 0's) adds 1 to the "dynamic"
+    order's counter at tile_table[0] (a tensor atomic, masked to one
+    element, whose result waits in its register: ptxas waits for it where
+    _next_tile reads it, a tile's loads later, not here as a scalar
+    atomic's broadcast would)."""
     one = tl.arange(0, _PRODUCER_THREADS) == 0
+    if CLUSTER > 1:
+        one = one & (tlx.cluster_cta_rank() == 0)
     return tl.atomic_add(tile_table + tl.zeros([_PRODUCER_THREADS], tl.int32), one.to(tl.int32), mask=one,
                          sem="relaxed")
 
 
 @triton.jit
-def _next_tile(asked, tile_table, tiles, nprogs):
+def _one_thread_xchg(ptr, value):
+    """value into *ptr by one producer thread; the old value, to all."""
+    one = tl.arange(0, _PRODUCER_THREADS) == 0
+    old = tl.atomic_xchg(ptr + tl.zeros([_PRODUCER_THREADS], tl.int32), tl.full([_PRODUCER_THREADS], value, tl.int32),
+                         mask=one, sem="relaxed")
+    return tl.sum(tl.where(one, old, 0), 0)
+
+
+@triton.jit
+def _next_tile(asked, tile_table, tiles, nprogs, pid, tile_count, CLUSTER: tl.constexpr):
     """The next tile's place in the order for the program that asked
-    (_ask_tile): tiles 0 to nprogs - 1 are the programs' first, the counter
-    counts the ones handed out since. Each program asks until it gets none,
-    so the counter's last increment is the tiles-th: the program that makes
-    it sets the counter back to 0 for the next launch on the stream (no
-    memset before each launch)."""
+    (_ask_tile) while it loaded its tile_count-th tile: tiles 0 to nprogs -
+    1 are the programs' first, the counter counts the ones handed out since.
+    Each program asks until it gets none, so the counter's last increment is
+    the tiles-th: the program that makes it sets the counter back to 0 for
+    the next launch on the stream (no memset before each launch).
+    In a cluster rank 0 writes the answer into its program's mailbox slot
+    tile_count % MAILBOX_SLOTS (tile_table[2 + ...]) and rank 1 takes it
+    from there, leaving NO_ANSWER. A slot is free again when rank 0 writes
+    it: rank 0 loads a K/V block only once rank 1's producer has reached it
+    (_peer_freed, from the ring's second round on; a tile has CLUSTER row
+    blocks, so at least two K/V blocks), so when rank 0 has loaded tile k,
+    rank 1 is at tile k and has taken the answer written after tile k - 2."""
     taken = tl.sum(tl.where(tl.arange(0, _PRODUCER_THREADS) == 0, asked, 0), 0)
-    if taken == tiles - 1:
-        tl.atomic_xchg(tile_table, 0, sem="relaxed")
-    return nprogs + taken
+    if CLUSTER > 1:
+        mailbox = tile_table + 2 + pid * MAILBOX_SLOTS + tile_count % MAILBOX_SLOTS
+        tile = tl.full((), NO_ANSWER, tl.int32)
+        if tlx.cluster_cta_rank() == 0:
+            if taken == tiles - 1:
+                tl.atomic_xchg(tile_table, 0, sem="relaxed")
+            tile = nprogs + taken
+            _one_thread_xchg(mailbox, tile)
+        else:
+            while tile == NO_ANSWER:  # rank 0 answers once its loads of this tile went out
+                tile = _one_thread_xchg(mailbox, NO_ANSWER)
+        return tile
+    else:
+        if taken == tiles - 1:
+            tl.atomic_xchg(tile_table, 0, sem="relaxed")
+        return nprogs + taken
 
 
 @triton.jit
@@ -259,17 +309,23 @@ def dynamic_group_heads(heads, head_bytes):
     return group
 
 
+def dynamic_order_state(heads, head_bytes, nprogs):
+    """The "dynamic" order's int32s at launch: the counter (0), a group's
+    heads, each program's mailbox slots, empty (clusters: _next_tile)."""
+    return [0, dynamic_group_heads(heads, head_bytes)] + [NO_ANSWER.value] * (nprogs * MAILBOX_SLOTS.value)
+
+
 @functools.lru_cache(maxsize=64)
 def tile_table_tensor(order, heads, num_pid_m, block_m, block_n, n_ctx, nprogs, head_bytes, device, stream=None):
     """The int32 table the kernel reads for TILE_ORDER "table" (row 0 the tile
     counts, row k + 1 each program's k-th tile), the "dynamic" order's
-    counter and its group's heads (dynamic_group_heads), or a one-element
-    stand-in for the other orders; kept per device and shape, and for
-    "dynamic" per stream (launches on one stream run one after another, and
-    each leaves the counter at 0)."""
+    state (dynamic_order_state), or a one-element stand-in for the other
+    orders; kept per device and shape, and for "dynamic" per stream
+    (launches on one stream run one after another, and each leaves the
+    counter at 0 and the mailboxes empty)."""
     import torch
     if order == "dynamic":
-        return torch.tensor([0, dynamic_group_heads(heads, head_bytes)], dtype=torch.int32, device=device)
+        return torch.tensor(dynamic_order_state(heads, head_bytes, nprogs), dtype=torch.int32, device=device)
     if order != "table":
         return torch.zeros(1, dtype=torch.int32, device=device)
     _, tiles = causal_tile_table(heads, num_pid_m, block_m, block_n, n_ctx, nprogs, head_bytes)
@@ -295,14 +351,15 @@ def check_tile_order(order, causal, num_pid_m):
 
 
 def check_cluster(cluster, order, o_staging, num_pid_m):
-    """CTAs per cluster: 1, or 2 for the row order or the causal table with O
-    over Q and an even number of row blocks (each cluster runs two of one
-    head; causal, both read the K/V blocks up to the second one's diagonal)."""
+    """CTAs per cluster: 1, or 2 for the row order or the causal table or
+    dynamic order with O over Q and an even number of row blocks (each
+    cluster runs two of one head; causal, both read the K/V blocks up to the
+    second one's diagonal)."""
     if cluster == 1:
         return 1
-    if cluster != 2 or order not in ("rows", "table") or o_staging != "q" or num_pid_m % 2:
-        raise ValueError(f"attention: cluster must be 1, or 2 with tile_order 'rows' or 'table', O over Q and an "
-                         f"even number of row blocks; got cluster={cluster}, tile_order={order!r}, "
+    if cluster != 2 or order == "pairs" or o_staging != "q" or num_pid_m % 2:
+        raise ValueError(f"attention: cluster must be 1, or 2 with tile_order 'rows', 'table' or 'dynamic', O over Q "
+                         f"and an even number of row blocks; got cluster={cluster}, tile_order={order!r}, "
                          f"o_staging={o_staging!r}, {num_pid_m} row blocks")
     return cluster
 

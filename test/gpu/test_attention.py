@@ -200,15 +200,18 @@ def test_causal_attention_tile_orders(head_dim, groups, n, tile_order):
 @pytest.mark.parametrize("head_dim, options", [
     (64, dict(groups=3)), (64, dict(groups=3, stages=4)), (64, dict(groups=2)), (128, {}),
     (128, dict(q_buffers=1, stages=3)), (256, {}), (256, dict(o_staging="v", v_stages=3)),
-    (128, dict(rescale_skip=8.0, late_pv_wait=True, p_16bit=True))])
+    (128, dict(rescale_skip=8.0, late_pv_wait=True, p_16bit=True)), (128, dict(cluster=2)),
+    (128, dict(cluster=2, q_buffers=1, stages=3)), (256, dict(cluster=2, rescale_skip=8.0))])
 def test_causal_attention_dynamic_tile_order(head_dim, options, dtype):
     """Causal tiles taken from a counter in global memory as programs come
     free, each handed by the producer to the consumers beside its Q: every
     tile once (output and LSE of every row; six heads: a group of four and
     the last of two), with the Q ring in one or two buffers, two to four K/V
-    stages and O over Q or V. Run twice with the same (cached) counter: had
-    the first launch not set it back to 0, the second's programs would find
-    every tile past their first taken."""
+    stages, O over Q or V, and in clusters of two CTAs (rank 0 asks, rank 1
+    takes the answer from a mailbox). Run twice with the same (cached)
+    counter and mailboxes: had the first launch not set the counter back to
+    0 or left an answer behind, the second's programs would find every tile
+    past their first taken or run a stale one."""
     for _ in range(2):
         check(True, head_dim, True, dtype, n=768, growing_scores=True, tile_order="dynamic", **options)
 
@@ -271,7 +274,8 @@ def test_attention_in_clusters_of_two(alias, head_dim, options, dtype, causal):
 
 def test_attention_rejects_clusters_it_cannot_run():
     q = torch.randn((1, 2, 384, 64), device="cuda", dtype=torch.float16)
-    message = "cluster must be 1, or 2 with tile_order 'rows' or 'table', O over Q and an even number of row blocks"
+    message = ("cluster must be 1, or 2 with tile_order 'rows', 'table' or 'dynamic', O over Q and an even number "
+               "of row blocks")
     with pytest.raises(ValueError, match=re.escape(message + "; got cluster=2, tile_order='table', o_staging='q', "
                                                              "3 row blocks")):
         fa.attention(q, q, q, causal=True, cluster=2, groups=2)
@@ -289,8 +293,9 @@ def test_attention_rejects_unknown_tile_order():
         fa.attention(q, q, q, causal=True, tile_order="lpt")
     with pytest.raises(ValueError, match=re.escape("tile_order='dynamic' is for causal attention")):
         fa.attention(q, q, q, tile_order="dynamic")
-    with pytest.raises(ValueError, match=re.escape("got cluster=2, tile_order='dynamic'")):
-        fa.attention(q[:, :, :256], q[:, :, :256], q[:, :, :256], causal=True, cluster=2, tile_order="dynamic")
+    with pytest.raises(ValueError, match=re.escape("got cluster=2, tile_order='dynamic', o_staging='v'")):
+        fa.attention(q[:, :, :256], q[:, :, :256], q[:, :, :256], causal=True, cluster=2, tile_order="dynamic",
+                     o_staging="v")
     with pytest.raises(ValueError, match=r"tile_order='pairs' is for causal attention with an even number of row "
                                          r"blocks, got 3 row blocks"):
         fa.attention(q, q, q, causal=True, tile_order="pairs", groups=2)

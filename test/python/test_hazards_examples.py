@@ -83,7 +83,10 @@ CASES = {
             (64, "groups=3 lazy stages=4", dict(groups=3, p_16bit=True, pv_in_turn=True, rescale_skip=8.0, stages=4)),
             (128, "lazy late_pv_wait", dict(p_16bit=True, rescale_skip=8.0, late_pv_wait=True)),
             (128, "q_buffers=1", dict(q_buffers=1)), (256, "lazy", dict(rescale_skip=8.0)),
-            (256, "o_staging=v", dict(o_staging="v", v_stages=3)))
+            (256, "o_staging=v", dict(o_staging="v", v_stages=3)),
+            (128, "cluster=2 lazy late_pv_wait=half", dict(cluster=2, p_16bit=True, rescale_skip=8.0,
+                                                           late_pv_wait="half")),
+            (256, "cluster=2 lazy", dict(cluster=2, rescale_skip=8.0)))
     },
     "persistent_gemm ALIAS=True": lambda: persistent_gemm.compile_for_sm90(ALIAS=True, STAGES=4),
     "persistent_gemm ALIAS=False": lambda: persistent_gemm.compile_for_sm90(ALIAS=False, STAGES=2),

@@ -442,6 +442,30 @@ def test_dynamic_order_groups_fill_32_mib_of_k_and_v(heads, n_ctx, head_dim, gro
     assert group == 1 or group * head_bytes <= DYNAMIC_GROUP_BYTES == 32 << 20
 
 
+def test_dynamic_order_table_has_a_mailbox_per_program():
+    """The "dynamic" order's int32s: the counter at 0, a group's heads, then
+    each program's MAILBOX_SLOTS mailbox slots, empty (NO_ANSWER)."""
+    from hopper_flash_attention_tiles import MAILBOX_SLOTS, NO_ANSWER, dynamic_order_state
+
+    state = dynamic_order_state(6, 2 * 768 * 128 * 2, 2)
+    assert state == [0, 4] + [NO_ANSWER.value] * (2 * MAILBOX_SLOTS.value) == [0, 4, -1, -1, -1, -1]
+
+
+@pytest.mark.parametrize("cluster", [1, 2])
+def test_dynamic_order_in_clusters_asks_once_and_passes_the_answer(cluster, monkeypatch, tmp_path):
+    """In a cluster only rank 0's producer adds to the counter; it writes the
+    answer into its mailbox and rank 1's producer exchanges it for
+    NO_ANSWER until it gets one: one atomic add and three exchanges (the
+    counter's reset, the send, the receive) against one add and the reset
+    in one CTA."""
+    monkeypatch.setenv("TRITON_CACHE_DIR", str(tmp_path))
+    import hopper_flash_attention as fa
+
+    ptx = fa.compile_for_sm90(128, causal=True, tile_order="dynamic", cluster=cluster).asm["ptx"]
+    assert ptx.count("atom.global.gpu.relaxed.add") == 1
+    assert ptx.count("atom.global.gpu.relaxed.exch") == (3 if cluster == 2 else 1)
+
+
 def test_flash_attention_pv_in_turn_moves_the_turn_handover(monkeypatch, tmp_path):
     """A consumer hands the turn on (bar.arrive on the next consumer's named
     barrier) after its QK^T, or with pv_in_turn after its PV too; the
