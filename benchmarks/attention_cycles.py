@@ -18,9 +18,9 @@ cache key. Shapes are N:D:causal with
 batch * N = 16384 tokens and 32 heads (attention_profile.py's); --dtype
 bfloat16 (default) or float16. A line per shape gives each provider's median
 elapsed cycles, the share of them its SMs were active, the least active
-SM's over the most active's, its L2 hit rate and its ratio to the first
-set's (and FA3's); the rows (DRAM bytes read too),
-every round's metrics, go to --out as JSON lines.
+SM's over the most active's, its L2 hit rate, the bytes it read from DRAM
+and its ratio to the first set's (and FA3's); the rows, every round's
+metrics, go to --out as JSON lines.
 """
 import argparse
 import csv
@@ -78,8 +78,9 @@ def summary(rows, baseline):
     active ("busy": below the other provider's, its programs end apart or
     start late), the least active SM's cycles over the most active's
     ("ends": how far apart programs that start together end), its L2 hit
-    rate, its ratio to `baseline`'s and, where FA3 ran, FA3's over its own
-    (above 1: fewer cycles than FA3)."""
+    rate and DRAM bytes read (K/V read more than once: Q, K and V are each
+    read once at best), its ratio to `baseline`'s and, where FA3 ran, FA3's
+    over its own (above 1: fewer cycles than FA3)."""
     by_name = {}
     for row in rows:
         by_name.setdefault(row["name"], []).append(row)
@@ -93,8 +94,9 @@ def summary(rows, baseline):
         busy = median_of(name, lambda row: row["sm__cycles_active.avg"] / row["gpc__cycles_elapsed.max"])
         ends = median_of(name, lambda row: row["sm__cycles_active.min"] / row["sm__cycles_active.max"])
         l2_hit = median_of(name, lambda row: row["lts__t_sector_hit_rate.pct"])
+        dram = median_of(name, lambda row: row["dram__bytes_read.sum"])
         text = (f"{name}={value / 1e6:.3f}M active {active / 1e6:.3f}M busy {100 * busy:.1f}% ends {100 * ends:.1f}% "
-                f"L2 {l2_hit:.1f}%")
+                f"L2 {l2_hit:.1f}% DRAM {dram / 1e6:.0f}MB")
         if name != baseline:
             text += f" x{median[baseline] / value:.4f}"
         if FA3 in median and name != FA3:

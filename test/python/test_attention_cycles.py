@@ -52,16 +52,16 @@ def test_command_profiles_the_second_launch_of_one_provider():
 def test_summary_gives_medians_and_ratios():
     rows = [dict(name=name, **{"gpc__cycles_elapsed.max": c, "sm__cycles_active.avg": c * busy,
                                "sm__cycles_active.min": c * busy * ends, "sm__cycles_active.max": c * busy,
-                               "lts__t_sector_hit_rate.pct": hit})
+                               "lts__t_sector_hit_rate.pct": hit, "dram__bytes_read.sum": c * 100})
             for name, c, busy, ends, hit in
             [("default", 5.0e6, 0.95, 0.9, 86.0), ("default", 5.2e6, 0.93, 0.92, 85.0),
              ("default", 5.1e6, 0.94, 0.91, 87.5), ("b", 4.9e6, 0.97, 0.95, 90.0), ("b", 5.0e6, 0.97, 0.96, 91.0),
              ("b", 4.8e6, 0.99, 0.97, 92.0), (ac.FA3, 4.7e6, 0.99, 0.98, 94.0), (ac.FA3, 4.7e6, 0.98, 0.99, 94.0),
              (ac.FA3, 4.8e6, 0.99, 0.98, 93.0)]]
     assert ac.summary(rows, "default") == (
-        f"default=5.100M active 4.794M busy 94.0% ends 91.0% L2 86.0% FA3/it 0.9216 "
-        f"b=4.900M active 4.753M busy 97.0% ends 96.0% L2 91.0% x1.0408 FA3/it 0.9592 "
-        f"{ac.FA3}=4.700M active 4.653M busy 99.0% ends 98.0% L2 94.0% x1.0851")
+        f"default=5.100M active 4.794M busy 94.0% ends 91.0% L2 86.0% DRAM 510MB FA3/it 0.9216 "
+        f"b=4.900M active 4.753M busy 97.0% ends 96.0% L2 91.0% DRAM 490MB x1.0408 FA3/it 0.9592 "
+        f"{ac.FA3}=4.700M active 4.653M busy 99.0% ends 98.0% L2 94.0% DRAM 470MB x1.0851")
 
 
 FAKE_NCU = '''#!/usr/bin/env python3
@@ -97,9 +97,9 @@ def test_runs_rounds_in_rotation_with_each_sets_environment(tmp_path, monkeypatc
     assert [(r["name"], r["round"], r["gpc__cycles_elapsed.max"]) for r in rows][:3] == [
         ("default", 0, 4.5e6), ("on", 0, 5.0e6), (ac.FA3, 0, 4.0e6)]
     assert capsys.readouterr().out == (
-        "4096:128:1 default=4.500M active 4.500M busy 100.0% ends 100.0% L2 87.5% FA3/it 0.8889 "
-        "on=5.000M active 5.000M busy 100.0% ends 100.0% L2 87.5% x0.9000 FA3/it 0.8000 "
-        f"{ac.FA3}=4.000M active 4.000M busy 100.0% ends 100.0% L2 87.5% x1.1250\n")
+        "4096:128:1 default=4.500M active 4.500M busy 100.0% ends 100.0% L2 87.5% DRAM 4MB FA3/it 0.8889 "
+        "on=5.000M active 5.000M busy 100.0% ends 100.0% L2 87.5% DRAM 5MB x0.9000 FA3/it 0.8000 "
+        f"{ac.FA3}=4.000M active 4.000M busy 100.0% ends 100.0% L2 87.5% DRAM 4MB x1.1250\n")
 
 
 def test_a_failing_ncu_run_names_the_provider_and_shape(tmp_path, monkeypatch):
