@@ -206,34 +206,39 @@ def _one_thread_xchg(ptr, value):
 def _next_tile(asked, tile_table, tiles, nprogs, pid, tile_count, CLUSTER: tl.constexpr):
     """The next tile's place in the order for the program that asked
     (_ask_tile) while it loaded its tile_count-th tile: tiles 0 to nprogs -
-    1 are the programs' first, the counter counts the ones handed out since.
-    Each program asks until it gets none, so the counter's last increment is
-    the tiles-th: the program that makes it sets the counter back to 0 for
-    the next launch on the stream (no memset before each launch).
-    In a cluster rank 0 writes the answer into its program's mailbox slot
-    tile_count % MAILBOX_SLOTS (tile_table[2 + ...]) and rank 1 takes it
-    from there, leaving NO_ANSWER. A slot is free again when rank 0 writes
-    it: rank 0 loads a K/V block only once rank 1's producer has reached it
-    (_peer_freed, from the ring's second round on; a tile has CLUSTER row
-    blocks, so at least two K/V blocks), so when rank 0 has loaded tile k,
-    rank 1 is at tile k and has taken the answer written after tile k - 2."""
+    1 are the programs' first, the counter counts the ones handed out since
+    (_counted). In a cluster rank 0 writes the answer into its program's
+    mailbox slot tile_count % MAILBOX_SLOTS (tile_table[2 + ...]) and rank 1
+    takes it from there, leaving NO_ANSWER. A slot is free again when rank 0
+    writes it: rank 0 loads a K/V block only once rank 1's producer has
+    reached it (_peer_freed, from the ring's second round on; a tile has
+    CLUSTER row blocks, so at least two K/V blocks), so when rank 0 has
+    loaded tile k, rank 1 is at tile k and has taken the answer written
+    after tile k - 2."""
     taken = tl.sum(tl.where(tl.arange(0, _PRODUCER_THREADS) == 0, asked, 0), 0)
     if CLUSTER > 1:
         mailbox = tile_table + 2 + pid * MAILBOX_SLOTS + tile_count % MAILBOX_SLOTS
         tile = tl.full((), NO_ANSWER, tl.int32)
         if tlx.cluster_cta_rank() == 0:
-            if taken == tiles - 1:
-                tl.atomic_xchg(tile_table, 0, sem="relaxed")
-            tile = nprogs + taken
+            tile = _counted(tile_table, taken, tiles, nprogs)
             _one_thread_xchg(mailbox, tile)
         else:
             while tile == NO_ANSWER:  # rank 0 answers once its loads of this tile went out
                 tile = _one_thread_xchg(mailbox, NO_ANSWER)
         return tile
     else:
-        if taken == tiles - 1:
-            tl.atomic_xchg(tile_table, 0, sem="relaxed")
-        return nprogs + taken
+        return _counted(tile_table, taken, tiles, nprogs)
+
+
+@triton.jit
+def _counted(tile_table, taken, tiles, nprogs):
+    """nprogs + taken. Each program asks until it gets none, so the
+    counter's last increment is the tiles-th: the program that makes it
+    sets the counter back to 0 for the next launch on the stream (no memset
+    before each launch)."""
+    if taken == tiles - 1:
+        tl.atomic_xchg(tile_table, 0, sem="relaxed")
+    return nprogs + taken
 
 
 @triton.jit
