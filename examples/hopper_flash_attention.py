@@ -17,12 +17,13 @@ import triton.language as tl
 
 import tlx_alias as tlx
 from hopper_flash_attention_config import (  # noqa: F401  (smem_bytes: for callers)
-    check_inputs, check_late_pv_wait, check_rescale_skip, check_thread_arrives, consumer_registers_for,
-    default_cluster, default_config, default_groups, default_issue, default_schedule, smem_bytes)
+    check_inputs, check_lane_sums, check_late_pv_wait, check_rescale_skip, check_thread_arrives,
+    consumer_registers_for, default_cluster, default_config, default_groups, default_issue, default_schedule,
+    smem_bytes)
 
 from hopper_flash_attention_producer import _load_tiles
-from hopper_flash_attention_softmax import (block_softmax, fast_log2, online_softmax_waiting_pv, to_16bit,
-                                            rescale_moved)
+from hopper_flash_attention_softmax import (block_softmax, fast_log2, online_softmax_waiting_pv, rescale_moved,
+                                            row_sums_of, to_16bit)
 from hopper_flash_attention_tiles import (_block_start, _dynamic_coords, _kv_part, _meet_cluster, _published_tile,
                                          _ring, _table_entry, _tile_coords, _tile_rows, _tiles_of, check_cluster,
                                          check_tile_order, grid_size, resident_clusters, tile_table_tensor)
@@ -208,6 +209,7 @@ def _store_o(acc, m_i, l_i, lse_ptr, desc_o, o_tiles, q_empties, v_fulls, v_empt
     or (unaliased) in its own O tile, and stored with TMA. Rows past N_CTX
     or before 0 (192-row tiles: _tile_rows) are not stored: they belong to
     another head."""
+    l_i = row_sums_of(l_i)
     rows_valid = first_row + cid * BM_HALF < N_CTX  # N_CTX is a multiple of BM_HALF
     if CAUSAL:
         rows_valid = rows_valid & (first_row + cid * BM_HALF >= 0)
@@ -247,16 +249,18 @@ def _attend_tile(cid: tl.constexpr, qk_scale, tile_count, kv_count, start_m, off
                  ALIAS: tl.constexpr, DIAG_FIRST: tl.constexpr, O_OVER_Q: tl.constexpr, O_OVER_V: tl.constexpr,
                  O_ENTRIES: tl.constexpr, LATE_HANDBACK: tl.constexpr, TURNS: tl.constexpr, Q_REG_COLS: tl.constexpr,
                  NUM_MMA_GROUPS: tl.constexpr, dtype: tl.constexpr, P16: tl.constexpr, RESCALE_SKIP: tl.constexpr,
-                 PV_IN_TURN: tl.constexpr, LATE_PV_WAIT: tl.constexpr, CLUSTER: tl.constexpr):
+                 PV_IN_TURN: tl.constexpr, LATE_PV_WAIT: tl.constexpr, CLUSTER: tl.constexpr,
+                 LANE_SUMS: tl.constexpr):
     """Consumer cid's rows of its program's tile_count-th tile, from QK^T to
-    the O store. Returns the next kv_count."""
+    the O store (LANE_SUMS: each thread keeps its share of the row sums,
+    sums_like). Returns the next kv_count."""
     BM_HALF: tl.constexpr = BLOCK_M // NUM_MMA_GROUPS
     row0 = off_hz * N_CTX
     first_row, lo, hi = _tile_rows(start_m, num_pid_m, N_CTX, BLOCK_M, CAUSAL, CLUSTER)
     offs_m = first_row + cid * BM_HALF + tl.arange(0, BM_HALF)
     diagonal = first_row  # blocks from here on need the causal mask
     m_i = tl.zeros([BM_HALF], dtype=tl.float32) - float("inf")
-    l_i = tl.zeros([BM_HALF], dtype=tl.float32) + 1.0
+    l_i = tl.zeros([BM_HALF, 8] if LANE_SUMS else [BM_HALF], dtype=tl.float32) + (0.125 if LANE_SUMS else 1.0)
     acc = tl.zeros([BM_HALF, HEAD_DIM], dtype=tl.float32)
     q_buf, q_phase = _ring(tile_count, Q_BUFFERS)
     qb = cid * Q_BUFFERS + q_buf
@@ -303,7 +307,7 @@ def _attend(cid: tl.constexpr, sm_scale, my_tiles, pid, nprogs, num_pid_m, tile_
             ALIAS: tl.constexpr, DIAG_FIRST: tl.constexpr, O_OVER_Q: tl.constexpr, O_OVER_V: tl.constexpr,
             O_ENTRIES: tl.constexpr, LATE_Q_HANDBACK: tl.constexpr, PINGPONG: tl.constexpr, Q_REG_COLS: tl.constexpr,
             NUM_MMA_GROUPS: tl.constexpr, dtype: tl.constexpr, P_16BIT: tl.constexpr, RESCALE_SKIP: tl.constexpr,
-            PV_IN_TURN: tl.constexpr, LATE_PV_WAIT: tl.constexpr, CLUSTER: tl.constexpr):
+            PV_IN_TURN: tl.constexpr, LATE_PV_WAIT: tl.constexpr, CLUSTER: tl.constexpr, LANE_SUMS: tl.constexpr):
     """Consumer cid: the rows [cid * BM_HALF, (cid + 1) * BM_HALF) of each of
     its program's tiles (_attend_tile); in the "dynamic" order each tile the
     producer wrote beside its Q, until it writes -1."""
@@ -329,7 +333,7 @@ def _attend(cid: tl.constexpr, sm_scale, my_tiles, pid, nprogs, num_pid_m, tile_
                                     o_tiles, desc_o, q_empties, HEAD_DIM, BLOCK_M, BLOCK_N, K_STAGES, V_STAGES,
                                     Q_BUFFERS, CAUSAL, ALIAS, DIAG_FIRST, O_OVER_Q, O_OVER_V, O_ENTRIES,
                                     LATE_HANDBACK, TURNS, Q_REG_COLS, NUM_MMA_GROUPS, dtype, P16, RESCALE_SKIP,
-                                    PV_IN_TURN, LATE_PV_WAIT, CLUSTER)
+                                    PV_IN_TURN, LATE_PV_WAIT, CLUSTER, LANE_SUMS)
             tile_count += 1
             q_buf, q_phase = _ring(tile_count, Q_BUFFERS)
             tile = _published_tile(tile_ids, q_fulls, cid * Q_BUFFERS + q_buf, q_phase)
@@ -343,7 +347,7 @@ def _attend(cid: tl.constexpr, sm_scale, my_tiles, pid, nprogs, num_pid_m, tile_
                                     o_tiles, desc_o, q_empties, HEAD_DIM, BLOCK_M, BLOCK_N, K_STAGES, V_STAGES,
                                     Q_BUFFERS, CAUSAL, ALIAS, DIAG_FIRST, O_OVER_Q, O_OVER_V, O_ENTRIES,
                                     LATE_HANDBACK, TURNS, Q_REG_COLS, NUM_MMA_GROUPS, dtype, P16, RESCALE_SKIP,
-                                    PV_IN_TURN, LATE_PV_WAIT, CLUSTER)
+                                    PV_IN_TURN, LATE_PV_WAIT, CLUSTER, LANE_SUMS)
     if not ALIAS or LATE_HANDBACK:
         tlx.async_descriptor_store_wait(0)
     _meet_cluster(CLUSTER)
@@ -359,7 +363,7 @@ def attn_fwd_kernel(sm_scale, lse_ptr, Z, H, desc_q, desc_k, desc_v, desc_o, N_C
                     Q_REG_COLS: tl.constexpr = 0, NUM_MMA_GROUPS: tl.constexpr = 2, P_16BIT: tl.constexpr = False,
                     RESCALE_SKIP: tl.constexpr = -1.0,
                     PV_IN_TURN: tl.constexpr = False, THREAD_ARRIVES: tl.constexpr = "kqv",
-                    CLUSTER: tl.constexpr = 1, LATE_PV_WAIT: tl.constexpr = False):
+                    CLUSTER: tl.constexpr = 1, LATE_PV_WAIT: tl.constexpr = False, LANE_SUMS: tl.constexpr = False):
     BM_HALF: tl.constexpr = BLOCK_M // NUM_MMA_GROUPS
     dtype: tl.constexpr = tlx.dtype_of(desc_q)
     # Where each consumer stages its O tile for the TMA store: over its Q
@@ -429,14 +433,14 @@ def attn_fwd_kernel(sm_scale, lse_ptr, Z, H, desc_q, desc_k, desc_v, desc_o, N_C
                     k_tiles, k_empties, v_tiles, v_fulls, v_empties, lse_ptr, o_tiles, desc_o, q_empties, tile_ids,
                     HEAD_DIM, BLOCK_M, BLOCK_N, K_STAGES, V_STAGES, Q_BUFFERS, CAUSAL, TILE_ORDER, ALIAS, DIAG_FIRST,
                     O_OVER_Q, O_OVER_V, O_ENTRIES, LATE_Q_HANDBACK, PINGPONG, Q_REG_COLS, NUM_MMA_GROUPS, dtype,
-                    P_16BIT, RESCALE_SKIP, PV_IN_TURN, LATE_PV_WAIT, CLUSTER)
+                    P_16BIT, RESCALE_SKIP, PV_IN_TURN, LATE_PV_WAIT, CLUSTER, LANE_SUMS)
 
 
 def attention(q, k, v, causal=False, sm_scale=None, alias=True, block_n=None, stages=None, q_buffers=None,
               num_sms=None, return_lse=False, consumer_registers=None, v_stages=None, pingpong=True,
               late_q_handback=True, diagonal_first=None, o_staging=None, q_reg_cols=None, groups=None,
               p_16bit=None, rescale_skip=None, pv_in_turn=None, tile_order=None, thread_arrives=None, cluster=None,
-              late_pv_wait=None):
+              late_pv_wait=None, lane_sums=False):
     """softmax(Q K^T * sm_scale) V for (batch, heads, N, head_dim) fp16/bf16 tensors on a Hopper GPU
     (N a multiple of 128; head_dim 64, 128 or 256). Options left at None take
     default_config, default_groups, default_issue and default_schedule's choices; what each
@@ -494,8 +498,8 @@ def attention(q, k, v, causal=False, sm_scale=None, alias=True, block_n=None, st
                       CONSUMER_REGISTERS=consumer_registers, PINGPONG=pingpong, LATE_Q_HANDBACK=late_q_handback,
                       DIAGONAL_FIRST=diagonal_first, O_STAGING=o_staging, Q_REG_COLS=q_reg_cols,
                       NUM_MMA_GROUPS=groups, P_16BIT=p_16bit, RESCALE_SKIP=rescale_skip, PV_IN_TURN=pv_in_turn,
-                      THREAD_ARRIVES=thread_arrives, CLUSTER=cluster, LATE_PV_WAIT=late_pv_wait, num_warps=4,
-                      num_stages=1, num_ctas=cluster)
+                      THREAD_ARRIVES=thread_arrives, CLUSTER=cluster, LATE_PV_WAIT=late_pv_wait,
+                      LANE_SUMS=check_lane_sums(lane_sums), num_warps=4, num_stages=1, num_ctas=cluster)
 
     def args(table):
         return sm_scale, lse, Z, H, desc_q, desc_k, desc_v, desc_o, N_CTX, table
@@ -517,7 +521,7 @@ def compile_for_sm90(head_dim=128, causal=False, alias=True, block_n=None, stage
                      dtype="fp16", v_stages=None, pingpong=True, late_q_handback=True, diagonal_first=True,
                      o_staging="q", q_reg_cols=0, consumer_registers=None, groups=2, p_16bit=False,
                      rescale_skip=False, pv_in_turn=False, tile_order=None, thread_arrives="kqv", cluster=1,
-                     late_pv_wait=False):
+                     late_pv_wait=False, lane_sums=False):
     """The kernel compiled for sm_90 without a GPU (consumer_registers left
     at None: consumer_registers_for's, 232 where attention() schedules)."""
     from triton.backends.compiler import GPUTarget
@@ -533,7 +537,8 @@ def compile_for_sm90(head_dim=128, causal=False, alias=True, block_n=None, stage
                       Q_REG_COLS=q_reg_cols, NUM_MMA_GROUPS=groups, P_16BIT=p_16bit,
                       RESCALE_SKIP=rescale_skip,
                       PV_IN_TURN=pv_in_turn, THREAD_ARRIVES=thread_arrives, CLUSTER=cluster,
-                      LATE_PV_WAIT=check_late_pv_wait(late_pv_wait, rescale_skip, p_16bit or groups == 3))
+                      LATE_PV_WAIT=check_late_pv_wait(late_pv_wait, rescale_skip, p_16bit or groups == 3),
+                      LANE_SUMS=check_lane_sums(lane_sums))
     q_block = f"tensordesc<{dtype}[64, {head_dim}]>"
     kv_block = f"tensordesc<{dtype}[{constexprs['BLOCK_N']}, {head_dim}]>"
     signature = {"sm_scale": "fp32", "lse_ptr": "*fp32", "Z": "i32", "H": "i32", "desc_q": q_block,

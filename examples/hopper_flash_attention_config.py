@@ -94,6 +94,14 @@ def check_late_pv_wait(option, rescale_skip, p_16bit=True):
     return option
 
 
+def check_lane_sums(option):
+    """lane_sums as the kernel's LANE_SUMS: each consumer thread keeps its own
+    share of the row sums, summed across its quad at the tile's end."""
+    if option not in (True, False):
+        raise ValueError(f"attention: lane_sums must be True or False, got {option!r}")
+    return option
+
+
 def check_thread_arrives(option):
     if option not in ("kqv", "kq", ""):
         raise ValueError(f"attention: thread_arrives must be 'kqv', 'kq' or '', got {option!r}")

@@ -22,6 +22,47 @@ def causal_mask(qk, offs_m, kv_start, BLOCK_N: tl.constexpr, MASK: tl.constexpr)
 
 
 @triton.jit
+def sums_like(l_i, p):
+    """p's row sums in the form of the running sums l_i: whole rows' for
+    l_i of shape [rows] (two shuffles a row a block), each thread's share
+    for [rows, 8] (lane_sums: none; summed across the quad once, at the
+    tile's end: row_sums_of)."""
+    if len(l_i.shape) == 2:
+        return lane_sums(p)
+    else:
+        return tl.sum(p, 1)
+
+
+@triton.jit
+def scaled(l_i, alpha):
+    """The running sums l_i (either form, sums_like) times each row's alpha."""
+    if len(l_i.shape) == 2:
+        return l_i * alpha[:, None]
+    else:
+        return l_i * alpha
+
+
+@triton.jit
+def lane_sums(p):
+    """p's row sums over each thread's own columns as [rows, 8]: column bits
+    0-2 stay (in the wgmma layout a register bit and the quad's two lane
+    bits, as an 8-column wgmma tile holds them), the higher ones (registers)
+    are summed: no shuffles. FlashAttention-3 keeps its row sums so too."""
+    rows: tl.constexpr = p.shape[0]
+    cols: tl.constexpr = p.shape[1]
+    return tl.sum(tl.reshape(p, [rows, cols // 8, 8]), 1)
+
+
+@triton.jit
+def row_sums_of(l_i):
+    """Whole rows' sums of running sums in either form (sums_like)."""
+    if len(l_i.shape) == 2:
+        return tl.sum(l_i, 1)
+    else:
+        return l_i
+
+
+@triton.jit
 def online_softmax(qk, m_i, l_i, qk_scale, offs_m, kv_start, BLOCK_N: tl.constexpr, MASK: tl.constexpr,
                    LAZY: tl.constexpr = 0.0):
     """One block of online softmax in the log2 domain: the probabilities,
@@ -36,7 +77,7 @@ def online_softmax(qk, m_i, l_i, qk_scale, offs_m, kv_start, BLOCK_N: tl.constex
         m_ij = tl.where(m_ij > m_i + LAZY, m_ij, m_i)
     p = tl.math.exp2(qk * qk_scale - m_ij[:, None])
     alpha = tl.math.exp2(m_i - m_ij)
-    l_i = l_i * alpha + tl.sum(p, 1)
+    l_i = scaled(l_i, alpha) + sums_like(l_i, p)
     return p, m_ij, l_i, alpha
 
 
@@ -134,9 +175,14 @@ def rescale_moved(acc, alpha, WAIT_PV: tl.constexpr = False):
 @triton.jit
 def rescale_moved_after(acc, alpha, after):
     """rescale_moved(acc, alpha, WAIT_PV=True) placed after `after` (a row
-    vector the asm takes and does not read) is computed."""
+    vector, or lane_sums' [rows, 8], that the asm takes and does not read)
+    is computed."""
     alphas = tl.broadcast_to(alpha[:, None], acc.shape)
-    afters = tl.broadcast_to(after[:, None], acc.shape)
+    if len(after.shape) == 2:  # column bits 0-2 of acc's layout hold the same lanes and registers
+        rows: tl.constexpr = acc.shape[0]
+        afters = tl.reshape(tl.broadcast_to(after[:, None, :], [rows, acc.shape[1] // 8, 8]), acc.shape)
+    else:
+        afters = tl.broadcast_to(after[:, None], acc.shape)
     if acc.shape[0] * acc.shape[1] // 128 == 32:
         return tl.inline_asm_elementwise(_AFTER_RESCALE_ASM_32, _AFTER_RESCALE_CONSTRAINTS_32, [acc, alphas, afters],
                                          dtype=tl.float32, is_pure=False, pack=32)
@@ -166,9 +212,9 @@ def online_softmax_waiting_pv(qk, m_i, l_i, qk_scale, offs_m, kv_start, acc, mas
     rows: tl.constexpr = qk.shape[0]
     qk_first, qk_second = tl.split(tl.permute(tl.reshape(qk, [rows, 2, BLOCK_N // 2]), [0, 2, 1]))
     p_first = tl.math.exp2(qk_first * qk_scale - m_ij[:, None])
-    sum_first = tl.sum(p_first, 1)
+    sum_first = sums_like(l_i, p_first)
     acc = rescale_moved_after(acc, alpha, sum_first)
     p_second = tl.math.exp2(qk_second * qk_scale - m_ij[:, None])
-    l_i = l_i * alpha + sum_first + tl.sum(p_second, 1)
+    l_i = scaled(l_i, alpha) + sum_first + sums_like(l_i, p_second)
     p = tl.reshape(tl.permute(tl.join(p_first, p_second), [0, 2, 1]), [rows, BLOCK_N])
     return p, m_ij, l_i, acc

@@ -167,6 +167,25 @@ def test_attention_half_late_pv_wait(head_dim, groups, cluster, causal, dtype):
           cluster=cluster, p_16bit=True, rescale_skip=8.0, late_pv_wait="half")
 
 
+@pytest.mark.parametrize("dtype", [torch.float16, torch.bfloat16])
+@pytest.mark.parametrize("causal", [False, True])
+@pytest.mark.parametrize("head_dim, options", [
+    (64, dict(groups=3, p_16bit=True, pv_in_turn=True, rescale_skip=8.0)),
+    (64, dict(groups=3, p_16bit=True, pv_in_turn=True, rescale_skip=8.0, late_pv_wait="half")),
+    (64, dict(groups=2)), (128, dict(cluster=2, p_16bit=True, rescale_skip=8.0, late_pv_wait="half")),
+    (128, dict(rescale_skip=8.0, late_pv_wait=True)), (256, dict(rescale_skip=8.0)),
+    (256, dict(cluster=2, rescale_skip=8.0)), (128, dict(tile_order="dynamic", cluster=2))])
+def test_attention_lane_sums(head_dim, options, causal, dtype):
+    """lane_sums: each thread's share of the row sums, the quad's shares
+    summed at the tile's end (output and LSE), with the PV wait before,
+    amid or after the softmax, in one CTA and in clusters; rows whose max
+    keeps growing rescale the shares too."""
+    if options.get("tile_order") == "dynamic" and not causal:
+        pytest.skip("the dynamic order is causal")
+    n = 768 if options.get("groups") == 3 else 2048 if head_dim == 256 else 1024  # 256: O over Q from 2048
+    check(True, head_dim, causal, dtype, n=n, growing_scores=True, lane_sums=True, **options)
+
+
 @pytest.mark.parametrize("causal", [False, True])
 def test_attention_late_pv_wait_changes_no_bit(causal):
     """The same output, bit for bit, with PV waited for after the softmax or

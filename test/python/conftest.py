@@ -152,3 +152,20 @@ def wgmma_wait_events(kernel, tmp_path):
         elif "MUFU.EX2" in line and (not events or events[-1] != "exp2"):
             events.append("exp2")
     return events
+
+
+def kv_loops(kernel, tmp_path):
+    """The kernel's K/V loops in SASS: each loop body (a backward branch's
+    target up to the branch, instructions without their addresses) that
+    holds wgmmas and at least 30 exp2s."""
+    lines = [(int(m.group(1), 16), m.group(2).strip()) for m in
+             re.finditer(r"/\*([0-9a-f]{4,5})\*/\s+([^;\n]*);", sass_of(kernel, tmp_path))]
+    index = {address: i for i, (address, _) in enumerate(lines)}
+    loops = []
+    for i, (address, text) in enumerate(lines):
+        target = re.search(r"\bBRA (0x[0-9a-f]+)", text)
+        if target and int(target.group(1), 16) < address and int(target.group(1), 16) in index:
+            body = [t for _, t in lines[index[int(target.group(1), 16)]:i + 1]]
+            if any("HGMMA" in t for t in body) and sum("MUFU.EX2" in t for t in body) >= 30:
+                loops.append(body)
+    return loops

@@ -8,7 +8,7 @@ import sys
 
 import pytest
 
-from conftest import ROOT, sass_of, wgmma_wait_events
+from conftest import ROOT, kv_loops, sass_of, wgmma_wait_events
 
 sys.path.insert(0, os.path.join(ROOT, "examples"))
 
@@ -103,6 +103,33 @@ def test_flash_attention_half_late_pv_wait_waits_amid_the_exp2s(head_dim, option
     sass = sass_of(kernel, tmp_path)
     before = sass_of(fa.compile_for_sm90(head_dim, dtype="bf16", p_16bit=True, rescale_skip=8.0, **options), tmp_path)
     assert not re.search(r"\b(LDL|STL)\b", sass) and sass.count("SHFL.IDX") == before.count("SHFL.IDX")
+
+
+@pytest.mark.parametrize("head_dim, options", [
+    (64, dict(causal=True, groups=3, p_16bit=True, pv_in_turn=True, rescale_skip=8.0, late_pv_wait="half")),
+    (128, dict(causal=False, rescale_skip=8.0, late_pv_wait=True, cluster=2)),
+    (256, dict(causal=True, rescale_skip=8.0, cluster=2))])
+def test_flash_attention_lane_sums_leave_only_the_row_max_shuffles(head_dim, options, tmp_path, monkeypatch):
+    """lane_sums=True: each thread adds up its own share of a row's sum and
+    the quad's shares meet once, at the tile's end, so a K/V loop's only
+    shuffles are the row max's (two a row: four, as FlashAttention-3's loop
+    has), and the steady loop (the shortest) is 8 or more instructions
+    shorter (its row sums' shuffles and adds), without spills."""
+    import hopper_flash_attention as fa
+
+    monkeypatch.setenv("TRITON_CACHE_DIR", str(tmp_path))
+    lanes, rows = (min(kv_loops(fa.compile_for_sm90(head_dim, dtype="bf16", lane_sums=lane_sums, **options),
+                                tmp_path), key=len) for lane_sums in (True, False))
+    assert sum("SHFL" in t for t in lanes) == 4 < sum("SHFL" in t for t in rows)
+    assert len(lanes) <= len(rows) - 8 and not any(re.match(r"(LDL|STL)\b", t) for t in lanes)
+
+
+def test_flash_attention_lane_sums_refusal():
+    import hopper_flash_attention as fa
+
+    with pytest.raises(ValueError) as error:
+        fa.compile_for_sm90(64, lane_sums="yes")
+    assert str(error.value) == "attention: lane_sums must be True or False, got 'yes'"
 
 
 @pytest.mark.parametrize("causal", [False, True])
