@@ -171,12 +171,11 @@ def _dynamic_coords(t, num_pid_m, tiles, group_heads, CLUSTER: tl.constexpr):
     """(row block, batch*head) of this CTA's part of the "dynamic" order's
     t-th tile (`tiles` in all): CLUSTER neighbouring row blocks of one head,
     one per CTA."""
+    row_blocks = num_pid_m // CLUSTER
+    start, off_hz = _dynamic_tile(t, row_blocks, tiles // row_blocks, group_heads)
     if CLUSTER > 1:
-        row_blocks = num_pid_m // CLUSTER
-        start, off_hz = _dynamic_tile(t, row_blocks, tiles // row_blocks, group_heads)
-        return start * CLUSTER + tlx.cluster_cta_rank(), off_hz
-    else:
-        return _dynamic_tile(t, num_pid_m, tiles // num_pid_m, group_heads)
+        start = start * CLUSTER + tlx.cluster_cta_rank()
+    return start, off_hz
 
 
 @triton.jit
