@@ -468,8 +468,8 @@ def attention(q, k, v, causal=False, sm_scale=None, alias=True, block_n=None, st
     p_16bit, pv_in_turn = (issue[0] if p_16bit is None else p_16bit), (issue[1] if pv_in_turn is None else pv_in_turn)
     thread_arrives = check_thread_arrives(issue[2] if thread_arrives is None else thread_arrives)
     rescale_skip = check_rescale_skip(issue[3] if rescale_skip is None else rescale_skip)
-    late_pv_wait = check_late_pv_wait(issue[4] if late_pv_wait is None else late_pv_wait, rescale_skip,
-                                      p_16bit or groups == 3)
+    late_pv_wait = check_late_pv_wait(issue[4] if late_pv_wait is None else late_pv_wait, rescale_skip, p_16bit,
+                                      groups)
     consumer_registers = consumer_registers or consumer_registers_for(groups, late_pv_wait,
                                                                       schedule["consumer_registers"])
     if o_staging not in ("q", "v"):
@@ -537,7 +537,7 @@ def compile_for_sm90(head_dim=128, causal=False, alias=True, block_n=None, stage
                       Q_REG_COLS=q_reg_cols, NUM_MMA_GROUPS=groups, P_16BIT=p_16bit,
                       RESCALE_SKIP=rescale_skip,
                       PV_IN_TURN=pv_in_turn, THREAD_ARRIVES=thread_arrives, CLUSTER=cluster,
-                      LATE_PV_WAIT=check_late_pv_wait(late_pv_wait, rescale_skip, p_16bit or groups == 3),
+                      LATE_PV_WAIT=check_late_pv_wait(late_pv_wait, rescale_skip, p_16bit, groups),
                       LANE_SUMS=check_lane_sums(lane_sums))
     q_block = f"tensordesc<{dtype}[64, {head_dim}]>"
     kv_block = f"tensordesc<{dtype}[{constexprs['BLOCK_N']}, {head_dim}]>"

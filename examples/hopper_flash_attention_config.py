@@ -79,17 +79,17 @@ def check_rescale_skip(option):
                      f"(0 < threshold <= 15), got {option!r}")
 
 
-def check_late_pv_wait(option, rescale_skip, p_16bit=True):
+def check_late_pv_wait(option, rescale_skip, p_16bit=True, groups=2):
     """late_pv_wait as the kernel's LATE_PV_WAIT: the wait rides the
     rescale's vote (rescale_skip True or a threshold, as RESCALE_SKIP >= 0);
-    "half" splits the softmax around it and takes P in 16 bits (p_16bit:
-    the kernel's, p_16bit or three consumer groups)."""
+    "half" splits the softmax around it and takes P in 16 bits (p_16bit, or
+    three consumer groups, which always keep P so)."""
     if option not in (True, False, "half"):
         raise ValueError(f"attention: late_pv_wait must be True, False or 'half', got {option!r}")
     if option and rescale_skip < 0:
         raise ValueError("attention: late_pv_wait waits for PV inside the rescale's skip, which needs rescale_skip "
                          "(True or a lazy rescale's threshold)")
-    if option == "half" and not p_16bit:
+    if option == "half" and not (p_16bit or groups == 3):
         raise ValueError("attention: late_pv_wait='half' takes P in 16 bits (p_16bit=True or groups=3)")
     return option
 
