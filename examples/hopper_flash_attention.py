@@ -440,7 +440,7 @@ def attention(q, k, v, causal=False, sm_scale=None, alias=True, block_n=None, st
               num_sms=None, return_lse=False, consumer_registers=None, v_stages=None, pingpong=True,
               late_q_handback=True, diagonal_first=None, o_staging=None, q_reg_cols=None, groups=None,
               p_16bit=None, rescale_skip=None, pv_in_turn=None, tile_order=None, thread_arrives=None, cluster=None,
-              late_pv_wait=None, lane_sums=False):
+              late_pv_wait=None, lane_sums=None):
     """softmax(Q K^T * sm_scale) V for (batch, heads, N, head_dim) fp16/bf16 tensors on a Hopper GPU
     (N a multiple of 128; head_dim 64, 128 or 256). Options left at None take
     default_config, default_groups, default_issue and default_schedule's choices; what each
@@ -499,7 +499,8 @@ def attention(q, k, v, causal=False, sm_scale=None, alias=True, block_n=None, st
                       DIAGONAL_FIRST=diagonal_first, O_STAGING=o_staging, Q_REG_COLS=q_reg_cols,
                       NUM_MMA_GROUPS=groups, P_16BIT=p_16bit, RESCALE_SKIP=rescale_skip, PV_IN_TURN=pv_in_turn,
                       THREAD_ARRIVES=thread_arrives, CLUSTER=cluster, LATE_PV_WAIT=late_pv_wait,
-                      LANE_SUMS=check_lane_sums(lane_sums), num_warps=4, num_stages=1, num_ctas=cluster)
+                      LANE_SUMS=check_lane_sums(issue[5] if lane_sums is None else lane_sums), num_warps=4,
+                      num_stages=1, num_ctas=cluster)
 
     def args(table):
         return sm_scale, lse, Z, H, desc_q, desc_k, desc_v, desc_o, N_CTX, table

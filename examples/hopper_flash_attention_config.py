@@ -22,14 +22,15 @@ def default_groups(head_dim, causal, n_ctx):
 
 
 def default_issue(head_dim, causal, n_ctx, cluster=1):
-    """(p_16bit, pv_in_turn, thread_arrives, rescale_skip, late_pv_wait):
+    """(p_16bit, pv_in_turn, thread_arrives, rescale_skip, late_pv_wait, lane_sums):
     whether P goes to 16 bits right after its softmax, whether a consumer's
     turn covers its PV as well as its QK^T (FlashAttention-3's order), which
     rings' slots the consumers hand back by every thread's own arrive (no
     warp-group bar.sync before it): "kqv", or "kq" (V by a leader's), the
     lazy rescale's threshold (a row's max moves only when a block's exceeds
     it by more than 8 powers of two) or False, and whether PV is waited for
-    inside the lazy rescale, after the softmax. Measured on an H200, bf16,
+    inside the lazy rescale, after the softmax, and whether each thread keeps
+    its own share of the row sums. Measured on an H200, bf16,
     interleaved (docs/design/attention.md): P in 16 bits and PV in turn at
     head dim 64, +0.1-2% at every N; P in 16 bits for causal head dim 128
     (+10% at N = 1024, +0.5-4% at 4096; at 16384 -2% without the lazy
@@ -45,13 +46,16 @@ def default_issue(head_dim, causal, n_ctx, cluster=1):
     (+5%), causal from 4096 (+2.5%; without it -5 to 0%); causal "half"
     (the wait amid the exp2s; SM cycles at head dim 64: -8.0% at N = 4096,
     -3.7% at 16384, non-causal +3-4%; at 128 causal level at 4096, -2.3% at
-    16384)."""
+    16384). Row sums by lane causal at head dims 64 and 128 (SM cycles -3.3
+    to -4.4% at N = 4096 and 16384; at 256 causal level, non-causal -1 to
+    +0.6%)."""
     arrives = "kq" if head_dim == 256 and not causal and cluster == 1 else "kqv"
     lazy = 8.0 if n_ctx >= ((4096 if causal else 2048) if head_dim == 128 else 4096) else False
     late = ("half" if causal else head_dim == 128) if lazy and head_dim <= 128 else False
+    lanes = causal and head_dim <= 128
     if head_dim == 64:
-        return True, True, arrives, lazy, late
-    return head_dim == 128 and causal, False, arrives, lazy, late
+        return True, True, arrives, lazy, late, lanes
+    return head_dim == 128 and causal, False, arrives, lazy, late, lanes
 
 
 def default_cluster(head_dim, causal, n_ctx, tile_order, o_staging, num_pid_m):

@@ -44,24 +44,25 @@ def test_flash_attention_default_issue():
     elsewhere. Every thread arrives for itself on the K, Q and V rings, but
     on V at head dim 256 non-causal in one CTA. The lazy rescale (threshold 8) from
     N = 4096, at 128 from 2048 (causal 4096) with the late PV wait, causal
-    with it amid the exp2s ("half", head dims 64 and 128)."""
+    with it amid the exp2s ("half", head dims 64 and 128). Row sums by lane
+    causal at head dims 64 and 128."""
     import hopper_flash_attention as fa
 
     assert [fa.default_issue(64, causal, n) for causal in (False, True) for n in (1024, 4096)] == [
-        (True, True, "kqv", False, False), (True, True, "kqv", 8.0, False),
-        (True, True, "kqv", False, False), (True, True, "kqv", 8.0, "half")]
-    assert fa.default_issue(128, True, 4096) == (True, False, "kqv", 8.0, "half")
-    assert fa.default_issue(128, True, 2048) == (True, False, "kqv", False, False)
-    assert fa.default_issue(128, True, 16384) == (True, False, "kqv", 8.0, "half")
-    assert fa.default_issue(128, False, 16384) == (False, False, "kqv", 8.0, True)
-    assert fa.default_issue(128, False, 4096) == (False, False, "kqv", 8.0, True)
-    assert fa.default_issue(128, True, 8192) == (True, False, "kqv", 8.0, "half")
-    assert fa.default_issue(128, False, 2048) == (False, False, "kqv", 8.0, True)
-    assert fa.default_issue(128, False, 1024) == (False, False, "kqv", False, False)
-    assert fa.default_issue(256, True, 1024) == (False, False, "kqv", False, False)
-    assert fa.default_issue(256, True, 4096) == (False, False, "kqv", 8.0, False)
-    assert fa.default_issue(256, False, 16384) == (False, False, "kq", 8.0, False)
-    assert fa.default_issue(256, False, 16384, cluster=2) == (False, False, "kqv", 8.0, False)
+        (True, True, "kqv", False, False, False), (True, True, "kqv", 8.0, False, False),
+        (True, True, "kqv", False, False, True), (True, True, "kqv", 8.0, "half", True)]
+    assert fa.default_issue(128, True, 4096) == (True, False, "kqv", 8.0, "half", True)
+    assert fa.default_issue(128, True, 2048) == (True, False, "kqv", False, False, True)
+    assert fa.default_issue(128, True, 16384) == (True, False, "kqv", 8.0, "half", True)
+    assert fa.default_issue(128, False, 16384) == (False, False, "kqv", 8.0, True, False)
+    assert fa.default_issue(128, False, 4096) == (False, False, "kqv", 8.0, True, False)
+    assert fa.default_issue(128, True, 8192) == (True, False, "kqv", 8.0, "half", True)
+    assert fa.default_issue(128, False, 2048) == (False, False, "kqv", 8.0, True, False)
+    assert fa.default_issue(128, False, 1024) == (False, False, "kqv", False, False, False)
+    assert fa.default_issue(256, True, 1024) == (False, False, "kqv", False, False, False)
+    assert fa.default_issue(256, True, 4096) == (False, False, "kqv", 8.0, False, False)
+    assert fa.default_issue(256, False, 16384) == (False, False, "kq", 8.0, False, False)
+    assert fa.default_issue(256, False, 16384, cluster=2) == (False, False, "kqv", 8.0, False, False)
 
 
 def test_flash_attention_late_pv_wait_refusals():
