@@ -46,13 +46,14 @@ def default_issue(head_dim, causal, n_ctx, cluster=1):
     (+5%), causal from 4096 (+2.5%; without it -5 to 0%); causal "half"
     (the wait amid the exp2s; SM cycles at head dim 64: -8.0% at N = 4096,
     -3.7% at 16384, non-causal +3-4%; at 128 causal level at 4096, -2.3% at
-    16384). Row sums by lane causal at head dims 64 and 128 (SM cycles -3.3
-    to -4.4% at N = 4096 and 16384; at 256 causal level, non-causal -1 to
-    +0.6%)."""
+    16384). Row sums by lane causal at head dims 64 and 128 (+2.6-5.5% at
+    N = 4096 and 16384; SM cycles -3.3 to -4.4%) and at 256 non-causal
+    (+0.8%, +2.2%); not at 256 causal (-1.8% at 4096) nor 128 non-causal
+    (cycles +0.4%)."""
     arrives = "kq" if head_dim == 256 and not causal and cluster == 1 else "kqv"
     lazy = 8.0 if n_ctx >= ((4096 if causal else 2048) if head_dim == 128 else 4096) else False
     late = ("half" if causal else head_dim == 128) if lazy and head_dim <= 128 else False
-    lanes = causal and head_dim <= 128
+    lanes = head_dim <= 128 if causal else head_dim == 256
     if head_dim == 64:
         return True, True, arrives, lazy, late, lanes
     return head_dim == 128 and causal, False, arrives, lazy, late, lanes

@@ -45,7 +45,7 @@ def test_flash_attention_default_issue():
     on V at head dim 256 non-causal in one CTA. The lazy rescale (threshold 8) from
     N = 4096, at 128 from 2048 (causal 4096) with the late PV wait, causal
     with it amid the exp2s ("half", head dims 64 and 128). Row sums by lane
-    causal at head dims 64 and 128."""
+    causal at head dims 64 and 128, non-causal at 256."""
     import hopper_flash_attention as fa
 
     assert [fa.default_issue(64, causal, n) for causal in (False, True) for n in (1024, 4096)] == [
@@ -61,8 +61,8 @@ def test_flash_attention_default_issue():
     assert fa.default_issue(128, False, 1024) == (False, False, "kqv", False, False, False)
     assert fa.default_issue(256, True, 1024) == (False, False, "kqv", False, False, False)
     assert fa.default_issue(256, True, 4096) == (False, False, "kqv", 8.0, False, False)
-    assert fa.default_issue(256, False, 16384) == (False, False, "kq", 8.0, False, False)
-    assert fa.default_issue(256, False, 16384, cluster=2) == (False, False, "kqv", 8.0, False, False)
+    assert fa.default_issue(256, False, 16384) == (False, False, "kq", 8.0, False, True)
+    assert fa.default_issue(256, False, 16384, cluster=2) == (False, False, "kqv", 8.0, False, True)
 
 
 def test_flash_attention_late_pv_wait_refusals():
