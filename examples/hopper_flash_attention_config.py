@@ -107,6 +107,15 @@ def check_lane_sums(option):
     return option
 
 
+def check_kv_evict_last(option):
+    """kv_evict_last as the kernel's KV_EVICT: the K/V blocks' TMA loads keep
+    their lines in L2 ahead of Q's and O's (FlashAttention-3 loads K and V
+    so), for the other tiles of their head that read them again."""
+    if option not in (True, False):
+        raise ValueError(f"attention: kv_evict_last must be True or False, got {option!r}")
+    return "evict_last" if option else ""
+
+
 def check_thread_arrives(option):
     if option not in ("kqv", "kq", ""):
         raise ValueError(f"attention: thread_arrives must be 'kqv', 'kq' or '', got {option!r}")

@@ -14,17 +14,17 @@ from hopper_flash_attention_tiles import (_ask_tile, _block_start, _dynamic_coor
 
 @triton.jit
 def _load_kv(desc, tiles, fulls, empties, peer_empties, count, row, rank, STAGES: tl.constexpr, BYTES: tl.constexpr,
-             CLUSTER: tl.constexpr):
+             CLUSTER: tl.constexpr, EVICT: tl.constexpr):
     """One K or V block into ring position `count`. In a cluster of two CTAs
     (which run two row blocks of one head, reading the same K/V blocks) rank
     0 multicasts it into both once the other CTA has freed the slot too
-    (_peer_freed); each CTA expects the bytes."""
+    (_peer_freed); each CTA expects the bytes. EVICT: its L2 eviction policy."""
     slot, phase = _ring(count, STAGES)
     tlx.barrier_wait(empties[slot], phase ^ 1)
     if CLUSTER > 1:
         _peer_freed(peer_empties, slot, phase, count, rank, STAGES)
     tlx.barrier_expect_bytes(fulls[slot], BYTES)
-    _load_shared(desc, tiles[slot], row, fulls[slot], rank, CLUSTER)
+    _load_shared(desc, tiles[slot], row, fulls[slot], rank, CLUSTER, EVICT)
 
 
 @triton.jit
@@ -33,7 +33,7 @@ def _load_tile(desc_q, desc_k, desc_v, q_tiles, k_tiles, v_tiles, q_fulls, q_emp
                num_pid_m, N_CTX, rank, HEAD_DIM: tl.constexpr, BLOCK_M: tl.constexpr, BLOCK_N: tl.constexpr,
                K_STAGES: tl.constexpr, V_STAGES: tl.constexpr, Q_BUFFERS: tl.constexpr, CAUSAL: tl.constexpr,
                TILE_ORDER: tl.constexpr, DIAG_FIRST: tl.constexpr, O_OVER_V: tl.constexpr, O_ENTRIES: tl.constexpr,
-               NUM_MMA_GROUPS: tl.constexpr, dtype: tl.constexpr, CLUSTER: tl.constexpr):
+               NUM_MMA_GROUPS: tl.constexpr, dtype: tl.constexpr, CLUSTER: tl.constexpr, KV_EVICT: tl.constexpr):
     """The producer's tile_count-th tile: its Q halves (in the "dynamic"
     order with the tile beside them), then its K/V blocks; with O over V,
     after them one V ring entry per consumer to stage its O in."""
@@ -57,9 +57,9 @@ def _load_tile(desc_q, desc_k, desc_v, q_tiles, k_tiles, v_tiles, q_fulls, q_emp
         for kv_pos in range(start, end, BLOCK_N):
             kv_start = _block_start(kv_pos, lo, hi, BLOCK_M * CLUSTER, DIAG_FIRST)
             _load_kv(desc_k, k_tiles, k_fulls, k_empties, k_peer_empties, kv_count, row0 + kv_start, rank,
-                     K_STAGES, BLOCK_N * HEAD_DIM * ELEM, CLUSTER)
+                     K_STAGES, BLOCK_N * HEAD_DIM * ELEM, CLUSTER, KV_EVICT)
             _load_kv(desc_v, v_tiles, v_fulls, v_empties, v_peer_empties, kv_count + v_shift, row0 + kv_start,
-                     rank, V_STAGES, BLOCK_N * HEAD_DIM * ELEM, CLUSTER)
+                     rank, V_STAGES, BLOCK_N * HEAD_DIM * ELEM, CLUSTER, KV_EVICT)
             kv_count += 1
     if O_OVER_V:  # the consumers' O entries: free V slots, handed over by a plain arrive
         for c in tl.static_range(NUM_MMA_GROUPS):
@@ -75,7 +75,7 @@ def _load_tiles(desc_q, desc_k, desc_v, q_tiles, k_tiles, v_tiles, q_fulls, q_em
                 N_CTX, HEAD_DIM: tl.constexpr, BLOCK_M: tl.constexpr, BLOCK_N: tl.constexpr, K_STAGES: tl.constexpr,
                 V_STAGES: tl.constexpr, Q_BUFFERS: tl.constexpr, CAUSAL: tl.constexpr, TILE_ORDER: tl.constexpr,
                 DIAG_FIRST: tl.constexpr, O_OVER_V: tl.constexpr, O_ENTRIES: tl.constexpr,
-                NUM_MMA_GROUPS: tl.constexpr, dtype: tl.constexpr, CLUSTER: tl.constexpr):
+                NUM_MMA_GROUPS: tl.constexpr, dtype: tl.constexpr, CLUSTER: tl.constexpr, KV_EVICT: tl.constexpr):
     """The producer: its program's tiles (_load_tile); in the "dynamic"
     order (my_tiles: the tiles of all programs) as long as the counter hands
     it one, and then -1 in each consumer's next Q buffer (no Q loaded)."""
@@ -97,7 +97,7 @@ def _load_tiles(desc_q, desc_k, desc_v, q_tiles, k_tiles, v_tiles, q_fulls, q_em
                                   k_empties, v_fulls, v_empties, k_peer_empties, v_peer_empties, tile_ids, tile,
                                   tile_count, kv_count, start_m, off_hz, num_pid_m, N_CTX, rank, HEAD_DIM, BLOCK_M,
                                   BLOCK_N, K_STAGES, V_STAGES, Q_BUFFERS, CAUSAL, TILE_ORDER, DIAG_FIRST, O_OVER_V,
-                                  O_ENTRIES, NUM_MMA_GROUPS, dtype, CLUSTER)
+                                  O_ENTRIES, NUM_MMA_GROUPS, dtype, CLUSTER, KV_EVICT)
             tile = _next_tile(asked, tile_table, my_tiles, nprogs, pid, tile_count, CLUSTER)
             tile_count += 1
         q_buf, q_phase = _ring(tile_count, Q_BUFFERS)
@@ -114,5 +114,5 @@ def _load_tiles(desc_q, desc_k, desc_v, q_tiles, k_tiles, v_tiles, q_fulls, q_em
                                   k_empties, v_fulls, v_empties, k_peer_empties, v_peer_empties, tile_ids, 0,
                                   tile_count, kv_count, start_m, off_hz, num_pid_m, N_CTX, rank, HEAD_DIM, BLOCK_M,
                                   BLOCK_N, K_STAGES, V_STAGES, Q_BUFFERS, CAUSAL, TILE_ORDER, DIAG_FIRST, O_OVER_V,
-                                  O_ENTRIES, NUM_MMA_GROUPS, dtype, CLUSTER)
+                                  O_ENTRIES, NUM_MMA_GROUPS, dtype, CLUSTER, KV_EVICT)
     _meet_cluster(CLUSTER)

@@ -407,9 +407,11 @@ def _peer_freed(peer_empties, slot, phase, count, rank, STAGES: tl.constexpr):
 
 
 @triton.jit
-def _load_shared(desc, buf, row, bar, rank, CLUSTER: tl.constexpr):
-    """A tile every CTA of the cluster reads: rank 0 multicasts it into all."""
+def _load_shared(desc, buf, row, bar, rank, CLUSTER: tl.constexpr, EVICT: tl.constexpr = ""):
+    """A tile every CTA of the cluster reads: rank 0 multicasts it into all
+    (EVICT: the load's L2 eviction policy)."""
     if CLUSTER > 1:
-        tlx.async_descriptor_load(desc, buf, [row, 0], bar, pred=rank == 0, multicast_targets=[0, 1])
+        tlx.async_descriptor_load(desc, buf, [row, 0], bar, pred=rank == 0, multicast_targets=[0, 1],
+                                  eviction_policy=EVICT)
     else:
-        tlx.async_descriptor_load(desc, buf, [row, 0], bar)
+        tlx.async_descriptor_load(desc, buf, [row, 0], bar, eviction_policy=EVICT)

@@ -8,9 +8,10 @@ from tlx_alias.warp_spec import get_bufidx_phase
 
 
 @triton.jit
-def tma_into_aliased_slot(desc, out_ptr, ROW: tl.constexpr, B: tl.constexpr):
+def tma_into_aliased_slot(desc, out_ptr, ROW: tl.constexpr, B: tl.constexpr, EVICT: tl.constexpr = ""):
     # `tile` shares storage with `scratch` and sits after `pad` (distinct):
-    # its slot 1 lies at a non-zero offset of the spec.
+    # its slot 1 lies at a non-zero offset of the spec. EVICT: the load's
+    # L2 eviction policy.
     spec = tlx.storage_alias_spec(storage=tlx.storage_kind.smem)
     tile = tlx.local_alloc((B, B), tl.float16, 2, reuse=spec)
     scratch = tlx.local_alloc((B, B), tl.float32, 2, reuse=spec)
@@ -20,7 +21,7 @@ def tma_into_aliased_slot(desc, out_ptr, ROW: tl.constexpr, B: tl.constexpr):
         group_type=tlx.reuse_group_type.distinct))
     bars = tlx.alloc_barriers(num_barriers=1)
     tlx.barrier_expect_bytes(bars[0], B * B * tlx.size_of(tlx.dtype_of(desc)))
-    tlx.async_descriptor_load(desc, tile[1], [ROW, 0], bars[0])
+    tlx.async_descriptor_load(desc, tile[1], [ROW, 0], bars[0], eviction_policy=EVICT)
     tlx.barrier_wait(bars[0], 0)
     x = tlx.local_load(tile[1])
     offs = tl.arange(0, B)
@@ -207,10 +208,11 @@ def thread_ids_by_task(out_ptr):
 
 
 @triton.jit
-def cluster_multicast_copy(desc, out_ptr, ranks_ptr, B: tl.constexpr):
+def cluster_multicast_copy(desc, out_ptr, ranks_ptr, B: tl.constexpr, EVICT: tl.constexpr = ""):
     # num_ctas=2: rank 0 multicasts the cluster's tile (rows pid * B) into
-    # both CTAs' buffer; each CTA stores what landed in its own to slot
-    # 2 * pid + rank, with its rank and the cluster's program id and count.
+    # both CTAs' buffer (EVICT: at that L2 eviction policy); each CTA stores
+    # what landed in its own to slot 2 * pid + rank, with its rank and the
+    # cluster's program id and count.
     buf = tlx.local_alloc((B, B), tl.float16, 1)
     bars = tlx.alloc_barriers(1)
     rank = tlx.cluster_cta_rank()
@@ -218,7 +220,7 @@ def cluster_multicast_copy(desc, out_ptr, ranks_ptr, B: tl.constexpr):
     tlx.cluster_barrier()  # both barriers are initialized before the copy signals them
     tlx.barrier_expect_bytes(bars[0], B * B * 2)
     tlx.async_descriptor_load(desc, buf[0], [tl.program_id(0) * B, 0], bars[0], pred=rank == 0,
-                              multicast_targets=[0, 1])
+                              multicast_targets=[0, 1], eviction_policy=EVICT)
     tlx.barrier_wait(bars[0], 0)
     rows = tl.arange(0, B)[:, None] * B + tl.arange(0, B)[None, :]
     slot = 2 * tl.program_id(0) + rank

@@ -25,7 +25,10 @@ def async_descriptor_load(desc, result, offsets, barrier, pred=None, cache_modif
     barrier_expect_bytes, then barrier_wait). `multicast_targets` (constexpr
     CTA ranks, num_ctas > 1): the tile lands in `result` of each of those
     CTAs and their barriers at `barrier`'s place get the bytes (each expects
-    them); every target must have freed its buffer first."""
+    them); every target must have freed its buffer first. `eviction_policy`
+    "evict_last" keeps the tile in L2 ahead of normal lines (a tile other
+    programs read again), "evict_first" lets it go first (read once); TMA
+    loads take no `cache_modifier`."""
     return tlx(_semantic).async_descriptor_load(desc, result, offsets, barrier, pred, cache_modifier,
                                                 eviction_policy, multicast_targets, two_ctas)
 

@@ -20,10 +20,12 @@ def descriptor(t, block):
     return TensorDescriptor(t, list(t.shape), list(t.stride()), block)
 
 
-def test_tma_into_aliased_slot():
+@pytest.mark.parametrize("evict", ["", "evict_last", "evict_first"])
+def test_tma_into_aliased_slot(evict):
+    """The tile lands whole, with or without an L2 eviction policy."""
     x = torch.randn((256, 64), device="cuda", dtype=torch.float16)
     out = torch.empty((64, 64), device="cuda", dtype=torch.float16)
-    hk.tma_into_aliased_slot[(1, )](descriptor(x, [64, 64]), out, ROW=128, B=64)
+    hk.tma_into_aliased_slot[(1, )](descriptor(x, [64, 64]), out, ROW=128, B=64, EVICT=evict)
     torch.testing.assert_close(out, x[128:192], rtol=0, atol=0)
 
 
@@ -40,14 +42,16 @@ def test_producer_consumer_barrier_phases(stages, empty):
     torch.testing.assert_close(out, expected, rtol=1e-5, atol=1e-4)
 
 
-def test_cluster_multicast_copy():
-    """num_ctas=2: rank 0's TMA load lands in both CTAs' buffers and signals
-    both barriers; program ids and counts are the clusters'."""
+@pytest.mark.parametrize("evict", ["", "evict_last"])
+def test_cluster_multicast_copy(evict):
+    """num_ctas=2: rank 0's TMA load (with or without an L2 eviction policy)
+    lands in both CTAs' buffers and signals both barriers; program ids and
+    counts are the clusters'."""
     clusters = 3
     x = torch.randn((clusters * 64, 64), device="cuda", dtype=torch.float16)
     out = torch.zeros((2 * clusters, 64, 64), device="cuda", dtype=torch.float16)
     ranks = torch.full((2 * clusters, 3), -1, device="cuda", dtype=torch.int32)
-    hk.cluster_multicast_copy[(clusters, )](descriptor(x, [64, 64]), out, ranks, B=64, num_ctas=2)
+    hk.cluster_multicast_copy[(clusters, )](descriptor(x, [64, 64]), out, ranks, B=64, num_ctas=2, EVICT=evict)
     for c in range(clusters):
         for rank in range(2):
             torch.testing.assert_close(out[2 * c + rank], x[64 * c:64 * (c + 1)], rtol=0, atol=0)

@@ -179,3 +179,32 @@ def test_flash_attention_lazy_rescale_is_a_warp_vote(tmp_path, monkeypatch):
     assert re.search(r"add\.f32\s+%r\d+, %r\d+, 0f41000000;", ptx)  # the old max + 8
     block = ptx[ptx.index("vote.sync.any.pred"):]
     assert block[:block.index("SKIP: }")].count("mul.f32") == 64
+
+
+@pytest.mark.parametrize("head_dim, options", [(128, dict(causal=True)), (256, dict(causal=True, cluster=2))])
+def test_flash_attention_kv_evict_last_hints_the_k_and_v_loads(head_dim, options, tmp_path, monkeypatch):
+    """kv_evict_last=True: the K and V blocks' TMA loads (rank 0's multicast
+    in clusters) keep their lines in L2 at evict_last priority; Q's loads
+    take no hint. Without it no load has one."""
+    import hopper_flash_attention as fa
+
+    monkeypatch.setenv("TRITON_CACHE_DIR", str(tmp_path))
+
+    def loads(kv_evict_last):
+        ptx = fa.compile_for_sm90(head_dim, dtype="bf16", kv_evict_last=kv_evict_last, **options).asm["ptx"]
+        return [line for line in ptx.splitlines() if re.search(r"cp\.async\.bulk\.tensor\.\dd\.shared", line)]
+
+    hinted, plain = loads(True), loads(False)
+    with_hint = [line for line in hinted if ".L2::cache_hint" in line]
+    assert len(hinted) == len(plain) and not any("cache_hint" in line for line in plain)
+    assert 0 < len(with_hint) < len(hinted)  # K and V hinted, Q not
+    assert all(line.rstrip().endswith("%tlx_policy;") for line in with_hint)
+    assert all(("multicast::cluster" in line) == (options.get("cluster") == 2) for line in with_hint)
+
+
+def test_flash_attention_kv_evict_last_refusal():
+    import hopper_flash_attention as fa
+
+    with pytest.raises(ValueError) as error:
+        fa.compile_for_sm90(64, kv_evict_last="yes")
+    assert str(error.value) == "attention: kv_evict_last must be True or False, got 'yes'"

@@ -21,7 +21,7 @@ def ptx_lines(kernel, pattern):
 
 
 def test_multicast_load_reaches_every_cta_of_the_mask():
-    kernel = compile_for_sm90(hk.cluster_multicast_copy, MULTICAST_SIGNATURE, dict(B=64), num_ctas=2)
+    kernel = compile_for_sm90(hk.cluster_multicast_copy, MULTICAST_SIGNATURE, dict(B=64, EVICT=""), num_ctas=2)
     assert kernel.metadata.num_ctas == 2
     assert '"ttg.num-ctas" = 1' in kernel.asm["ttgir"]  # one CTA's layouts
     (load, ) = ptx_lines(kernel, r"cp\.async\.bulk\.tensor")
@@ -33,10 +33,28 @@ def test_multicast_load_reaches_every_cta_of_the_mask():
     assert len(ptx_lines(kernel, r"barrier\.cluster\.(arrive|wait)\.aligned")) == 4
 
 
+def test_multicast_load_with_an_l2_eviction_policy():
+    """The mask, then the policy: the operands' order of the PTX ISA."""
+    body = BUF + ("tlx.barrier_expect_bytes(bars[0], 8192)\n"
+                  "tlx.async_descriptor_load(desc, buf[0], [0, 0], bars[0], multicast_targets=[0, 1], "
+                  "eviction_policy='evict_last')\n"
+                  "tlx.barrier_wait(bars[0], 0)\n"
+                  "offs = tl.arange(0, 64)\n"
+                  "tl.store(out_ptr + offs[:, None] * 64 + offs[None, :], tlx.local_load(buf[0]).to(tl.float32))\n")
+    kernel = _compile_cluster_body(body, num_ctas=2)
+    (load, ) = ptx_lines(kernel, r"cp\.async\.bulk\.tensor")
+    assert re.fullmatch(r"@%p\d+ cp\.async\.bulk\.tensor\.2d\.shared::cluster\.global\.mbarrier::complete_tx::bytes"
+                        r"\.multicast::cluster\.L2::cache_hint \[%r\d+\], \[%rd\d+, \{%r\d+, %r\d+\}\], \[%r\d+\], "
+                        r"%tlx_mask, %tlx_policy;", load)
+    assert ptx_lines(kernel, "createpolicy") == ["createpolicy.fractional.L2::evict_last.b64 %tlx_policy, 1.0;"]
+    assert ptx_lines(kernel, "mov.b16 %tlx_mask") == ["mov.b16 %tlx_mask, 3;"]
+    assert kernel.asm["cubin"]
+
+
 def test_program_ids_are_the_clusters():
     """The x program id and count are divided by the cluster size (the
     launcher runs num_ctas CTAs per program along x)."""
-    kernel = compile_for_sm90(hk.cluster_multicast_copy, MULTICAST_SIGNATURE, dict(B=64), num_ctas=2)
+    kernel = compile_for_sm90(hk.cluster_multicast_copy, MULTICAST_SIGNATURE, dict(B=64, EVICT=""), num_ctas=2)
     ttgir = kernel.asm["ttgir"]
     pid = re.search(r"(%\S+) = tt\.get_program_id x", ttgir).group(1)
     nprog = re.search(r"(%\S+) = tt\.get_num_programs x", ttgir).group(1)
@@ -118,7 +136,7 @@ def test_max_active_clusters_asks_the_driver_for_the_compiled_kernel(monkeypatch
     function, shared memory and num_ctas (a stand-in driver here: no GPU)."""
     from triton.runtime import driver
 
-    kernel = compile_for_sm90(hk.cluster_multicast_copy, MULTICAST_SIGNATURE, dict(B=64), num_ctas=2)
+    kernel = compile_for_sm90(hk.cluster_multicast_copy, MULTICAST_SIGNATURE, dict(B=64, EVICT=""), num_ctas=2)
     asked = []
 
     class Utils:

@@ -64,7 +64,7 @@ def test_hopper_kernels_have_no_findings(case, monkeypatch, tmp_path):
     monkeypatch.setenv("TRITON_CACHE_DIR", str(tmp_path))
     monkeypatch.setenv("TLX_ALIAS_HAZARDS", "error")  # a finding fails the compile
     if case == "tma_into_aliased_slot":
-        k = compile_for_sm90(hk.tma_into_aliased_slot, {"desc": D64, "out_ptr": "*fp16"}, dict(ROW=64, B=64))
+        k = compile_for_sm90(hk.tma_into_aliased_slot, {"desc": D64, "out_ptr": "*fp16"}, dict(ROW=64, B=64, EVICT=""))
     elif case.startswith("producer_consumer_sum"):  # _threads: warp barriers, two arrivals, one predicated
         k = compile_for_sm90(hk.producer_consumer_sum, {"desc": D64, "out_ptr": "*fp16"},
                              dict(NUM_TILES=4, B=64, STAGES=2, EMPTY="threads_pred" if "threads" in case else "leader"))

@@ -52,7 +52,7 @@ D64 = "tensordesc<fp16[64, 64]>"
 
 
 def test_tma_into_aliased_slot():
-    k = compile_for_sm90(hk.tma_into_aliased_slot, {"desc": D64, "out_ptr": "*fp16"}, dict(ROW=64, B=64))
+    k = compile_for_sm90(hk.tma_into_aliased_slot, {"desc": D64, "out_ptr": "*fp16"}, dict(ROW=64, B=64, EVICT=""))
     assert ptx_count(k, "cp.async.bulk.tensor.2d.shared::cta.global.mbarrier::complete_tx::bytes") == 1
     assert ptx_count(k, "mbarrier.try_wait") == 1
     assert ptx_count(k, "mbarrier.init.shared") == 1
@@ -162,6 +162,12 @@ ERRORS = {
                               "bars = tlx.alloc_barriers(1)\ntlx.async_descriptor_load(desc, b[0], [0, 0], bars[0])",
                               "ValueError", r"or a narrower tlx.nv_mma_shared_layout swizzle \(32, 64 or 128 bytes, "
                               r"not transposed\) that the 128-byte rows span"),
+    "tma_cache_modifier": (BUF + "tlx.async_descriptor_load(desc, buf[0], [0, 0], bars[0], cache_modifier='.cg')",
+                           "ValueError", "async_descriptor_load: a TMA load takes no cache_modifier \\(got '.cg'\\); its one "
+                           "cache hint is eviction_policy"),
+    "tma_eviction_policy": (BUF + "tlx.async_descriptor_load(desc, buf[0], [0, 0], bars[0], eviction_policy='last')",
+                            "ValueError", "async_descriptor_load: eviction_policy must be 'evict_normal', 'evict_first' "
+                            "or 'evict_last' \\(or ''\\), got 'last'"),
     "tma_offsets": (BUF + "tlx.async_descriptor_load(desc, buf[0], [0], bars[0])", "ValueError",
                     "async_descriptor_load: 1 offsets for a 2-D descriptor"),
     "dot_shape": ("a = tlx.local_alloc((64, 64), tl.float16, 1)\nb = tlx.local_alloc((32, 64), tl.float16, 1)\n"

@@ -11,7 +11,7 @@ from conftest import ROOT, fake_triton, run_python
 PROBE = ("import triton._C.libtriton as lt; "
          "print(sorted(n.removeprefix('add_') for n in dir(lt.passes.plugin) if n.startswith(('tlx', 'add_tlx'))))")
 EXPECTED_PASSES = str(sorted(['tlx_check_hazards', 'tlx_convert_async_waits', 'tlx_convert_local_memory', 'tlx_convert_mma', 'tlx_convert_tma', 'tlx_dot_operands_in_place', 'tlx_jit_lowering', 'tlx_keep_casts_for_tlx_ops', 'tlx_lower', 'tlx_pid_address_analysis', 'tlx_rewrite_local_alias', 'tlx_storage_alias_lowering', 'tlx_sync_before_leader_arrive', 'tlx_thread_arrives_as_expects', 'tlx_unchained_waits_as_expects', 'tlx_lower_thread_arrives',
-                                  'tlx_cluster_program_ids', 'tlx_cluster_ops_as_marks', 'tlx_lower_cluster_ops']))
+                                  'tlx_cluster_program_ids', 'tlx_ops_as_marks', 'tlx_lower_marked_ops']))
 
 # The triton this checkout's plugin was built for, and a proven one of another ABI.
 BUILT_FOR = run_python("import tlx_alias; print(tlx_alias.SUPPORTED_TRITON)").stdout.strip()

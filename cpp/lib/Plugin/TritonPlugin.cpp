@@ -159,11 +159,11 @@ const PassInfo kPasses[] = {
     {"tlx_cluster_program_ids", TLX_ALIAS_VERSION,
      &addPassWithOptions<mlir::triton::tlx::createTLXClusterProgramIds>,
      &registerAllTLXPasses},
-    {"tlx_cluster_ops_as_marks", TLX_ALIAS_VERSION,
-     &addPassWithOptions<mlir::triton::tlx::createTLXClusterOpsAsMarks>,
+    {"tlx_ops_as_marks", TLX_ALIAS_VERSION,
+     &addPassWithOptions<mlir::triton::tlx::createTLXOpsAsMarks>,
      &registerAllTLXPasses},
-    {"tlx_lower_cluster_ops", TLX_ALIAS_VERSION,
-     &addPassWithOptions<mlir::triton::tlx::createTLXLowerClusterOps>,
+    {"tlx_lower_marked_ops", TLX_ALIAS_VERSION,
+     &addPassWithOptions<mlir::triton::tlx::createTLXLowerMarkedOps>,
      &registerAllTLXPasses},
 };
 

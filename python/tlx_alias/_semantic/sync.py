@@ -100,7 +100,7 @@ class SyncSemantic:
         arrive_count = constexpr_int(arrive_count, "arrive_count", minimum=1)
         attributes = {}
         if remote_cta_rank is not None:
-            # The rank reaches tlx-lower-cluster-ops through an asm op paired
+            # The rank reaches tlx-lower-marked-ops through an asm op paired
             # with the arrive by a number (triton's arrive has no operand for it).
             rank = cta_rank(remote_cta_rank, "barrier_arrive: remote_cta_rank", self.triton)
             pairing = _next_pairing(self.builder)

@@ -13,8 +13,8 @@ from .checks import require_clusters, scalar_i1, scalar_i32, single_buffer
 from .copies import pendings_count
 from .sync import one_barrier
 
-# triton's CacheModifier / EvictionPolicy enum values.
-_CACHE = {"": 1, ".ca": 2, ".cg": 3, ".wb": 4, ".cs": 5, ".wt": 6, ".cv": 7}
+# triton's EvictionPolicy enum values: a TMA load's one cache hint, its L2
+# eviction priority (tlx-lower-marked-ops writes it into the PTX).
 _EVICT = {"": 1, "evict_normal": 1, "evict_first": 2, "evict_last": 3}
 
 
@@ -91,16 +91,19 @@ class TMASemantic:
             raise ValueError(f"{what}: two_ctas is Blackwell's cta_group::2; tlx_alias compiles Hopper "
                              "clusters (multicast_targets)")
         mask = _multicast_mask(what, multicast_targets, self.triton)
-        cache = _CACHE.get(tl_core._unwrap_if_constexpr(cache_modifier))
-        evict = _EVICT.get(tl_core._unwrap_if_constexpr(eviction_policy))
-        if cache is None or evict is None:
-            raise ValueError(f"{what}: unknown cache_modifier {cache_modifier!r} or eviction_policy "
-                             f"{eviction_policy!r}")
+        cache_modifier, eviction_policy = map(tl_core._unwrap_if_constexpr, (cache_modifier, eviction_policy))
+        if cache_modifier:
+            raise ValueError(f"{what}: a TMA load takes no cache_modifier (got {cache_modifier!r}); its one "
+                             "cache hint is eviction_policy")
+        evict = _EVICT.get(eviction_policy)
+        if evict is None:
+            raise ValueError(f"{what}: eviction_policy must be 'evict_normal', 'evict_first' or 'evict_last' "
+                             f"(or ''), got {eviction_policy!r}")
         coords = _offsets(what, offsets, len(buf.shape), self.triton)
         pred = scalar_i1(pred, "pred", self.triton)
         ir.create_op(self.builder, "tlx.async_descriptor_load", [desc.handle, *coords, buf.handle, bar.handle,
                                                                  pred.handle], [],
-                     {"cache": f"{cache} : i32", "evict": f"{evict} : i32", "multicast_mask": f"{mask} : i32"})
+                     {"evict": f"{evict} : i32", "multicast_mask": f"{mask} : i32"})
 
     def async_descriptor_store(self, desc, source, offsets, eviction_policy, store_reduce):
         what = "async_descriptor_store"

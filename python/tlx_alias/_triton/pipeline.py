@@ -252,7 +252,7 @@ def _to_llvmir_wrapper(stock):
             return stock(pm, *args, **kwargs)
         # Multicast loads and remote arrives keep their marks in locations;
         # warp barriers' arrives pass triton's barrier analysis as expects.
-        plugin_passes.tlx_cluster_ops_as_marks(pm)
+        plugin_passes.tlx_ops_as_marks(pm)
         # TLX_ALIAS_UNCHAINED_WAITS=1 (triton 3.7, whose barrier analysis
         # lets expects pass each other): no bar.sync between a ring
         # consumer's waits (as TLX_ALIAS_LEADER_SYNC: clear the cache);
@@ -266,7 +266,7 @@ def _to_llvmir_wrapper(stock):
         # PTX changes, triton's cache key does not: clear the cache).
         if os.environ.get("TLX_ALIAS_LEADER_SYNC", "1") != "0":
             plugin_passes.tlx_sync_before_leader_arrive(pm)
-        plugin_passes.tlx_lower_cluster_ops(pm)
+        plugin_passes.tlx_lower_marked_ops(pm)
 
     return add_to_llvmir
 

@@ -16,7 +16,11 @@ def TLX_AsyncDescriptorLoadOp : TLX_Op<"async_descriptor_load",
     it lands. Becomes `ttng.async_tma_copy_global_to_local`. A non-zero
     `multicast_mask` (bit r: the CTA of rank r in the cluster) multicasts it:
     the tile lands at the buffer's offset in each of those CTAs, each one's
-    barrier at its offset gets the bytes (`tlx-lower-cluster-ops`).
+    barrier at its offset gets the bytes (`tlx-lower-marked-ops`). `evict`
+    (triton's EvictionPolicy: 1 normal, 2 first, 3 last) is the copy's L2
+    eviction priority, which `tlx-lower-marked-ops` writes into the PTX
+    (triton's TMA lowering takes none); `cache` must stay 1 (none): TMA
+    copies take no cache modifier.
 
     ```mlir
     tlx.async_descriptor_load %desc[%x, %y] %buf, %bar, %pred : !tt.tensordesc<tensor<128x64xf16>>, !ttg.memdesc<1xi64, #bar, #smem, mutable> -> !ttg.memdesc<128x64xf16, #nvmma, #smem, mutable>

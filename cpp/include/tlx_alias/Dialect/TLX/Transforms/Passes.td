@@ -252,35 +252,40 @@ def TLXClusterProgramIds : Pass<"tlx-cluster-program-ids", "mlir::ModuleOp"> {
   let dependentDialects = ["mlir::arith::ArithDialect"];
 }
 
-def TLXClusterOpsAsMarks : Pass<"tlx-cluster-ops-as-marks", "mlir::ModuleOp"> {
-  let summary = "Carry multicast and remote-arrive attributes into the LLVM dialect";
+def TLXOpsAsMarks : Pass<"tlx-ops-as-marks", "mlir::ModuleOp"> {
+  let summary = "Carry what triton's lowering cannot express into the LLVM dialect";
   let description = [{
     Runs on TTGIR right before `convert-triton-gpu-to-llvm`, which drops
-    discardable attributes but keeps locations. The attributes the frontend
-    puts on cluster ops move into a `FusedLoc` around the op's location
-    (metadata: the attribute): `tlx.multicast_mask = M` on a
-    `ttng.async_tma_copy_global_to_local`, `tlx.remote_arrive = I` on a
-    `ttng.arrive_barrier` and `tlx.remote_rank = I` on the
-    `tt.elementwise_inline_asm` that yields the CTA rank that arrive goes
-    to. `tlx-lower-cluster-ops` reads them after the conversion.
+    discardable attributes but keeps locations. The attributes put on
+    triton's ops for what its lowering has no operand for move into one
+    `FusedLoc` around the op's location (metadata: the attributes):
+    `tlx.multicast_mask = M` and `tlx.l2_eviction = E` (triton's
+    EvictionPolicy) on a `ttng.async_tma_copy_global_to_local`,
+    `tlx.remote_arrive = I` on a `ttng.arrive_barrier` and
+    `tlx.remote_rank = I` on the `tt.elementwise_inline_asm` that yields the
+    CTA rank that arrive goes to. `tlx-lower-marked-ops` reads them after
+    the conversion.
   }];
 }
 
-def TLXLowerClusterOps : Pass<"tlx-lower-cluster-ops", "mlir::ModuleOp"> {
-  let summary = "Multicast TMA loads and mbarrier arrives on another CTA of the cluster";
+def TLXLowerMarkedOps : Pass<"tlx-lower-marked-ops", "mlir::ModuleOp"> {
+  let summary = "Multicast and L2-hinted TMA loads, mbarrier arrives on another CTA of the cluster";
   let description = [{
     Runs on the LLVM dialect after `convert-triton-gpu-to-llvm`,
     `tlx-lower-thread-arrives` and `tlx-sync-before-leader-arrive`. Triton
     lowers a one-CTA kernel's TMA load to `cp.async.bulk.tensor` into its
-    own CTA and an arrive to `mbarrier.arrive.shared::cta`; where
-    `tlx-cluster-ops-as-marks` marked them:
-    * a TMA load becomes `....multicast::cluster` with the mask: the tile
-      lands at the same offset of each CTA in the mask, and each one's
-      mbarrier at the barrier's offset gets the bytes;
+    own CTA with no cache hint and an arrive to
+    `mbarrier.arrive.shared::cta`; where `tlx-ops-as-marks` marked them:
+    * a TMA load with a multicast mask becomes `....multicast::cluster`
+      with the mask: the tile lands at the same offset of each CTA in the
+      mask, and each one's mbarrier at the barrier's offset gets the bytes;
+    * a TMA load with an L2 eviction policy (first or last) takes
+      `.L2::cache_hint` and a `createpolicy.fractional.L2::evict_*` policy
+      covering the whole tile (triton 3.7 and 3.8 refuse the policy on TMA
+      copies; one path for every version);
     * an arrive goes to the barrier at the same offset of the CTA whose
       rank the paired `tlx.remote_rank` asm yields
-      (`mapa.shared::cluster`, then
-      `mbarrier.arrive.release.cluster.shared::cluster`).
+      (`mapa.shared::cluster`, then `mbarrier.arrive.shared::cluster`).
     A marked op whose lowering this pass does not recognize is an error
     naming what triton emitted; the marks leave the locations.
   }];

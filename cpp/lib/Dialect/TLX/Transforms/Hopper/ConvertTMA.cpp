@@ -92,36 +92,28 @@ LogicalResult setDescriptorLayout(Value desc, Attribute encoding, Operation *use
       "tl.make_tensor_descriptor (TMA copies give it the buffer's layout)");
 }
 
-// triton's CacheModifier::NONE and EvictionPolicy::NORMAL, and the eviction
-// policies' names in `#tt.cache_policy` (TritonAttrDefs.td).
-constexpr int32_t kNoCacheModifier = 1, kNormalEviction = 1;
-constexpr StringLiteral kEvictionNames[] = {"", "evict_normal", "evict_first", "evict_last"};
+// triton's CacheModifier::NONE and EvictionPolicy::NORMAL/FIRST/LAST.
+constexpr int32_t kNoCacheModifier = 1, kNormalEviction = 1, kEvictFirst = 2, kEvictLast = 3;
 
-// The load's cache hints as the running triton spells them: `cache`/`evict`
-// integers (3.7/3.8), or one `cachePolicy` (3.9: absent for the defaults;
-// TMA copies take no cache modifier there, only an L2 eviction policy).
+// The load's cache hints: triton's op gets the defaults as the running triton
+// spells them (`cache`/`evict` integers in 3.7/3.8, no `cachePolicy` in
+// 3.9): 3.7's and 3.8's TMA lowering refuses anything else; an L2 eviction
+// policy goes to tlx-ops-as-marks, and tlx-lower-marked-ops writes it into
+// the PTX, one path for every version.
 LogicalResult appendTmaLoadCacheHints(AsyncDescriptorLoadOp load,
                                       SmallVectorImpl<NamedAttribute> &attributes) {
   Builder builder(load.getContext());
   int32_t cache = load.getCache(), evict = load.getEvict();
-  if (!kCopyCachePolicyAttr) {
-    attributes.push_back(builder.getNamedAttr("cache", builder.getI32IntegerAttr(cache)));
-    attributes.push_back(builder.getNamedAttr("evict", builder.getI32IntegerAttr(evict)));
-    return success();
-  }
   if (cache != kNoCacheModifier)
-    return load.emitOpError("a cache modifier on a TMA load is not supported by triton ")
-           << TLX_TRITON_VERSION << " (only an eviction policy is)";
-  if (evict == kNormalEviction)
-    return success();
-  if (evict < 0 || evict >= int32_t(std::size(kEvictionNames)))
+    return load.emitOpError("a TMA load takes no cache modifier, only an L2 eviction policy");
+  if (evict != kNormalEviction && evict != kEvictFirst && evict != kEvictLast)
     return load.emitOpError("unknown eviction policy ") << evict;
-  std::string text = ("#tt.cache_policy<cache_modifier = none, eviction_policy = " +
-                      kEvictionNames[evict] + ">").str();
-  Attribute policy = parseAttribute(text, load.getContext());
-  if (!policy)
-    return load.emitOpError("triton does not parse ") << text;
-  attributes.push_back(builder.getNamedAttr("cachePolicy", policy));
+  if (!kCopyCachePolicyAttr) {
+    attributes.push_back(builder.getNamedAttr("cache", builder.getI32IntegerAttr(kNoCacheModifier)));
+    attributes.push_back(builder.getNamedAttr("evict", builder.getI32IntegerAttr(kNormalEviction)));
+  }
+  if (evict != kNormalEviction)
+    attributes.push_back(builder.getNamedAttr("tlx.l2_eviction", builder.getI32IntegerAttr(evict)));
   return success();
 }
 
@@ -140,7 +132,7 @@ LogicalResult convertLoad(AsyncDescriptorLoadOp load) {
       builder.getNamedAttr("isVolatile", builder.getBoolAttr(false))};
   if (failed(appendTmaLoadCacheHints(load, attributes)))
     return failure();
-  // Carried to tlx-cluster-ops-as-marks (triton's op knows one-CTA copies).
+  // Carried to tlx-ops-as-marks (triton's op knows one-CTA copies).
   if (int32_t mask = load.getMulticastMask())
     attributes.push_back(builder.getNamedAttr("tlx.multicast_mask", builder.getI32IntegerAttr(mask)));
   createOp(builder, load.getLoc(), kTmaLoad, operands, {}, attributes);
