@@ -17,7 +17,7 @@ import triton.language as tl
 
 import tlx_alias as tlx
 from hopper_flash_attention_config import (  # noqa: F401  (smem_bytes: for callers)
-    check_inputs, check_kv_evict_last, check_lane_sums, check_late_pv_wait, check_rescale_skip, check_thread_arrives,
+    check_inputs, check_l2_hints, check_lane_sums, check_late_pv_wait, check_rescale_skip, check_thread_arrives,
     consumer_registers_for, default_cluster, default_config, default_groups, default_issue, default_schedule,
     smem_bytes)
 
@@ -363,7 +363,7 @@ def attn_fwd_kernel(sm_scale, lse_ptr, Z, H, desc_q, desc_k, desc_v, desc_o, N_C
                     Q_REG_COLS: tl.constexpr = 0, NUM_MMA_GROUPS: tl.constexpr = 2, P_16BIT: tl.constexpr = False,
                     RESCALE_SKIP: tl.constexpr = -1.0, PV_IN_TURN: tl.constexpr = False,
                     THREAD_ARRIVES: tl.constexpr = "kqv", CLUSTER: tl.constexpr = 1, LATE_PV_WAIT: tl.constexpr = False,
-                    LANE_SUMS: tl.constexpr = False, KV_EVICT: tl.constexpr = ""):
+                    LANE_SUMS: tl.constexpr = False, L2_HINTS: tl.constexpr = False):
     BM_HALF: tl.constexpr = BLOCK_M // NUM_MMA_GROUPS
     dtype: tl.constexpr = tlx.dtype_of(desc_q)
     # Where each consumer stages its O tile for the TMA store: over its Q
@@ -426,7 +426,7 @@ def attn_fwd_kernel(sm_scale, lse_ptr, Z, H, desc_q, desc_k, desc_v, desc_o, N_C
             _load_tiles(desc_q, desc_k, desc_v, q_tiles, k_tiles, v_tiles, q_fulls, q_empties, k_fulls, k_empties,
                         v_fulls, v_empties, k_peer_empties, v_peer_empties, tile_ids, my_tiles, pid, nprogs,
                         num_pid_m, tile_table, N_CTX, HEAD_DIM, BLOCK_M, BLOCK_N, K_STAGES, V_STAGES, Q_BUFFERS, CAUSAL,
-                        TILE_ORDER, DIAG_FIRST, O_OVER_V, O_ENTRIES, NUM_MMA_GROUPS, dtype, CLUSTER, KV_EVICT)
+                        TILE_ORDER, DIAG_FIRST, O_OVER_V, O_ENTRIES, NUM_MMA_GROUPS, dtype, CLUSTER, L2_HINTS)
         with tlx.async_task(num_warps=4, registers=CONSUMER_REGISTERS, replicate=NUM_MMA_GROUPS):  # consumers
             cid: tl.constexpr = tlx.async_task_replica_id()
             _attend(cid, sm_scale, my_tiles, pid, nprogs, num_pid_m, tile_table, N_CTX, q_tiles, q_fulls, k_fulls,
@@ -440,7 +440,7 @@ def attention(q, k, v, causal=False, sm_scale=None, alias=True, block_n=None, st
               num_sms=None, return_lse=False, consumer_registers=None, v_stages=None, pingpong=True,
               late_q_handback=True, diagonal_first=None, o_staging=None, q_reg_cols=None, groups=None,
               p_16bit=None, rescale_skip=None, pv_in_turn=None, tile_order=None, thread_arrives=None, cluster=None,
-              late_pv_wait=None, lane_sums=None, kv_evict_last=False):
+              late_pv_wait=None, lane_sums=None, l2_hints=False):
     """softmax(Q K^T * sm_scale) V for (batch, heads, N, head_dim) fp16/bf16 tensors on a Hopper GPU
     (N a multiple of 128; head_dim 64, 128 or 256). Options left at None take
     default_config, default_groups, default_issue and default_schedule's choices; what each
@@ -500,7 +500,7 @@ def attention(q, k, v, causal=False, sm_scale=None, alias=True, block_n=None, st
                       NUM_MMA_GROUPS=groups, P_16BIT=p_16bit, RESCALE_SKIP=rescale_skip, PV_IN_TURN=pv_in_turn,
                       THREAD_ARRIVES=thread_arrives, CLUSTER=cluster, LATE_PV_WAIT=late_pv_wait,
                       LANE_SUMS=check_lane_sums(issue[5] if lane_sums is None else lane_sums), num_warps=4,
-                      num_stages=1, num_ctas=cluster, KV_EVICT=check_kv_evict_last(kv_evict_last))
+                      num_stages=1, num_ctas=cluster, L2_HINTS=check_l2_hints(l2_hints))
 
     def args(table):
         return sm_scale, lse, Z, H, desc_q, desc_k, desc_v, desc_o, N_CTX, table
@@ -522,7 +522,7 @@ def compile_for_sm90(head_dim=128, causal=False, alias=True, block_n=None, stage
                      dtype="fp16", v_stages=None, pingpong=True, late_q_handback=True, diagonal_first=True,
                      o_staging="q", q_reg_cols=0, consumer_registers=None, groups=2, p_16bit=False,
                      rescale_skip=False, pv_in_turn=False, tile_order=None, thread_arrives="kqv", cluster=1,
-                     late_pv_wait=False, lane_sums=False, kv_evict_last=False):
+                     late_pv_wait=False, lane_sums=False, l2_hints=False):
     """The kernel compiled for sm_90 without a GPU (consumer_registers left
     at None: consumer_registers_for's, 232 where attention() schedules)."""
     from triton.backends.compiler import GPUTarget
@@ -539,7 +539,7 @@ def compile_for_sm90(head_dim=128, causal=False, alias=True, block_n=None, stage
                       RESCALE_SKIP=rescale_skip,
                       PV_IN_TURN=pv_in_turn, THREAD_ARRIVES=thread_arrives, CLUSTER=cluster,
                       LATE_PV_WAIT=check_late_pv_wait(late_pv_wait, rescale_skip, p_16bit, groups),
-                      LANE_SUMS=check_lane_sums(lane_sums), KV_EVICT=check_kv_evict_last(kv_evict_last))
+                      LANE_SUMS=check_lane_sums(lane_sums), L2_HINTS=check_l2_hints(l2_hints))
     q_block = f"tensordesc<{dtype}[64, {head_dim}]>"
     kv_block = f"tensordesc<{dtype}[{constexprs['BLOCK_N']}, {head_dim}]>"
     signature = {"sm_scale": "fp32", "lse_ptr": "*fp32", "Z": "i32", "H": "i32", "desc_q": q_block,

@@ -107,13 +107,13 @@ def check_lane_sums(option):
     return option
 
 
-def check_kv_evict_last(option):
-    """kv_evict_last as the kernel's KV_EVICT: the K/V blocks' TMA loads keep
-    their lines in L2 ahead of Q's and O's (FlashAttention-3 loads K and V
-    so), for the other tiles of their head that read them again."""
+def check_l2_hints(option):
+    """l2_hints as the kernel's L2_HINTS: FlashAttention-3's L2 eviction
+    priorities, K and V loaded at evict_last (the other tiles of their head
+    read them again), Q at evict_first (read once)."""
     if option not in (True, False):
-        raise ValueError(f"attention: kv_evict_last must be True or False, got {option!r}")
-    return "evict_last" if option else ""
+        raise ValueError(f"attention: l2_hints must be True or False, got {option!r}")
+    return option
 
 
 def check_thread_arrives(option):

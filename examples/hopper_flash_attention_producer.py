@@ -33,10 +33,13 @@ def _load_tile(desc_q, desc_k, desc_v, q_tiles, k_tiles, v_tiles, q_fulls, q_emp
                num_pid_m, N_CTX, rank, HEAD_DIM: tl.constexpr, BLOCK_M: tl.constexpr, BLOCK_N: tl.constexpr,
                K_STAGES: tl.constexpr, V_STAGES: tl.constexpr, Q_BUFFERS: tl.constexpr, CAUSAL: tl.constexpr,
                TILE_ORDER: tl.constexpr, DIAG_FIRST: tl.constexpr, O_OVER_V: tl.constexpr, O_ENTRIES: tl.constexpr,
-               NUM_MMA_GROUPS: tl.constexpr, dtype: tl.constexpr, CLUSTER: tl.constexpr, KV_EVICT: tl.constexpr):
+               NUM_MMA_GROUPS: tl.constexpr, dtype: tl.constexpr, CLUSTER: tl.constexpr, L2_HINTS: tl.constexpr):
     """The producer's tile_count-th tile: its Q halves (in the "dynamic"
     order with the tile beside them), then its K/V blocks; with O over V,
-    after them one V ring entry per consumer to stage its O in."""
+    after them one V ring entry per consumer to stage its O in. L2_HINTS:
+    K and V loaded at L2 evict_last priority, Q at evict_first."""
+    KV_EVICT: tl.constexpr = "evict_last" if L2_HINTS else ""
+    Q_EVICT: tl.constexpr = "evict_first" if L2_HINTS else ""
     BM_HALF: tl.constexpr = BLOCK_M // NUM_MMA_GROUPS
     ELEM: tl.constexpr = tlx.size_of(dtype)
     row0 = off_hz * N_CTX
@@ -49,7 +52,8 @@ def _load_tile(desc_q, desc_k, desc_v, q_tiles, k_tiles, v_tiles, q_fulls, q_emp
         if TILE_ORDER == "dynamic":
             _publish_tile(tile_ids, qb, tile)
         tlx.barrier_expect_bytes(q_fulls[qb], BM_HALF * HEAD_DIM * ELEM)
-        tlx.async_descriptor_load(desc_q, q_tiles[qb], [row0 + first_row + c * BM_HALF, 0], q_fulls[qb])
+        tlx.async_descriptor_load(desc_q, q_tiles[qb], [row0 + first_row + c * BM_HALF, 0], q_fulls[qb],
+                                  eviction_policy=Q_EVICT)
     # in the consumers' loops: a causal tile that is no multiple of BLOCK_N in three (see _kv_part)
     SPLIT: tl.constexpr = CAUSAL and BLOCK_M % BLOCK_N != 0
     for part in tl.static_range(3 if SPLIT else 1):
@@ -75,7 +79,7 @@ def _load_tiles(desc_q, desc_k, desc_v, q_tiles, k_tiles, v_tiles, q_fulls, q_em
                 N_CTX, HEAD_DIM: tl.constexpr, BLOCK_M: tl.constexpr, BLOCK_N: tl.constexpr, K_STAGES: tl.constexpr,
                 V_STAGES: tl.constexpr, Q_BUFFERS: tl.constexpr, CAUSAL: tl.constexpr, TILE_ORDER: tl.constexpr,
                 DIAG_FIRST: tl.constexpr, O_OVER_V: tl.constexpr, O_ENTRIES: tl.constexpr,
-                NUM_MMA_GROUPS: tl.constexpr, dtype: tl.constexpr, CLUSTER: tl.constexpr, KV_EVICT: tl.constexpr):
+                NUM_MMA_GROUPS: tl.constexpr, dtype: tl.constexpr, CLUSTER: tl.constexpr, L2_HINTS: tl.constexpr):
     """The producer: its program's tiles (_load_tile); in the "dynamic"
     order (my_tiles: the tiles of all programs) as long as the counter hands
     it one, and then -1 in each consumer's next Q buffer (no Q loaded)."""
@@ -97,7 +101,7 @@ def _load_tiles(desc_q, desc_k, desc_v, q_tiles, k_tiles, v_tiles, q_fulls, q_em
                                   k_empties, v_fulls, v_empties, k_peer_empties, v_peer_empties, tile_ids, tile,
                                   tile_count, kv_count, start_m, off_hz, num_pid_m, N_CTX, rank, HEAD_DIM, BLOCK_M,
                                   BLOCK_N, K_STAGES, V_STAGES, Q_BUFFERS, CAUSAL, TILE_ORDER, DIAG_FIRST, O_OVER_V,
-                                  O_ENTRIES, NUM_MMA_GROUPS, dtype, CLUSTER, KV_EVICT)
+                                  O_ENTRIES, NUM_MMA_GROUPS, dtype, CLUSTER, L2_HINTS)
             tile = _next_tile(asked, tile_table, my_tiles, nprogs, pid, tile_count, CLUSTER)
             tile_count += 1
         q_buf, q_phase = _ring(tile_count, Q_BUFFERS)
@@ -114,5 +118,5 @@ def _load_tiles(desc_q, desc_k, desc_v, q_tiles, k_tiles, v_tiles, q_fulls, q_em
                                   k_empties, v_fulls, v_empties, k_peer_empties, v_peer_empties, tile_ids, 0,
                                   tile_count, kv_count, start_m, off_hz, num_pid_m, N_CTX, rank, HEAD_DIM, BLOCK_M,
                                   BLOCK_N, K_STAGES, V_STAGES, Q_BUFFERS, CAUSAL, TILE_ORDER, DIAG_FIRST, O_OVER_V,
-                                  O_ENTRIES, NUM_MMA_GROUPS, dtype, CLUSTER, KV_EVICT)
+                                  O_ENTRIES, NUM_MMA_GROUPS, dtype, CLUSTER, L2_HINTS)
     _meet_cluster(CLUSTER)

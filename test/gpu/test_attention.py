@@ -189,15 +189,15 @@ def test_attention_lane_sums(head_dim, options, causal, dtype):
 
 @pytest.mark.parametrize("causal", [False, True])
 @pytest.mark.parametrize("head_dim, options", [(64, {}), (128, dict(cluster=2)), (256, {}), (256, dict(cluster=2))])
-def test_attention_kv_evict_last_changes_no_bit(head_dim, options, causal):
-    """kv_evict_last=True (K and V loaded at L2 evict_last priority, in
-    clusters by rank 0's multicast) changes where lines stay, no bit of the
-    output or LSE."""
+def test_attention_l2_hints_change_no_bit(head_dim, options, causal):
+    """l2_hints=True (K and V loaded at L2 evict_last priority, in clusters
+    by rank 0's multicast, Q at evict_first) changes where lines stay, no
+    bit of the output or LSE."""
     torch.manual_seed(0)
     n = 2048 if head_dim == 256 else 1024  # 256 in clusters: O over Q from 2048
     q, k, v = (torch.randn((2, 3, n, head_dim), device="cuda", dtype=torch.bfloat16) for _ in range(3))
     plain = fa.attention(q, k, v, causal=causal, num_sms=5, return_lse=True, **options)
-    hinted = fa.attention(q, k, v, causal=causal, num_sms=5, return_lse=True, kv_evict_last=True, **options)
+    hinted = fa.attention(q, k, v, causal=causal, num_sms=5, return_lse=True, l2_hints=True, **options)
     assert torch.equal(plain[0], hinted[0]) and torch.equal(plain[1], hinted[1])
     ref_out, ref_lse = reference(q, k, v, causal, 1.0 / math.sqrt(head_dim))
     torch.testing.assert_close(hinted[0].float(), ref_out, rtol=2**-8, atol=2e-2)

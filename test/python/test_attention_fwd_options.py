@@ -182,29 +182,34 @@ def test_flash_attention_lazy_rescale_is_a_warp_vote(tmp_path, monkeypatch):
 
 
 @pytest.mark.parametrize("head_dim, options", [(128, dict(causal=True)), (256, dict(causal=True, cluster=2))])
-def test_flash_attention_kv_evict_last_hints_the_k_and_v_loads(head_dim, options, tmp_path, monkeypatch):
-    """kv_evict_last=True: the K and V blocks' TMA loads (rank 0's multicast
-    in clusters) keep their lines in L2 at evict_last priority; Q's loads
-    take no hint. Without it no load has one."""
+def test_flash_attention_l2_hints_as_flashattention3(head_dim, options, tmp_path, monkeypatch):
+    """l2_hints=True: the K and V blocks' TMA loads (rank 0's multicast in
+    clusters) at L2 evict_last priority, Q's at evict_first, each with its
+    own createpolicy; without it no load has a hint."""
     import hopper_flash_attention as fa
 
     monkeypatch.setenv("TRITON_CACHE_DIR", str(tmp_path))
 
-    def loads(kv_evict_last):
-        ptx = fa.compile_for_sm90(head_dim, dtype="bf16", kv_evict_last=kv_evict_last, **options).asm["ptx"]
-        return [line for line in ptx.splitlines() if re.search(r"cp\.async\.bulk\.tensor\.\dd\.shared", line)]
+    def loads(l2_hints):
+        ptx = fa.compile_for_sm90(head_dim, dtype="bf16", l2_hints=l2_hints, **options).asm["ptx"]
+        lines = [line.strip() for line in ptx.splitlines()]
+        # each hinted load: its asm block's createpolicy (before a multicast's mask), then the copy
+        return [(next((p for p in reversed(lines[i - 5:i]) if "createpolicy" in p), ""), line)
+                for i, line in enumerate(lines) if re.search(r"cp\.async\.bulk\.tensor\.\dd\.shared", line)]
 
     hinted, plain = loads(True), loads(False)
-    with_hint = [line for line in hinted if ".L2::cache_hint" in line]
-    assert len(hinted) == len(plain) and not any("cache_hint" in line for line in plain)
-    assert 0 < len(with_hint) < len(hinted)  # K and V hinted, Q not
-    assert all(line.rstrip().endswith("%tlx_policy;") for line in with_hint)
-    assert all(("multicast::cluster" in line) == (options.get("cluster") == 2) for line in with_hint)
+    assert len(hinted) == len(plain) and not any("cache_hint" in line for _, line in plain)
+    assert all(line.endswith(", %tlx_policy;") for _, line in hinted)
+    kv = [line for policy, line in hinted if "L2::evict_last" in policy]
+    q = [line for policy, line in hinted if "L2::evict_first" in policy]
+    assert len(kv) + len(q) == len(hinted) and kv and q
+    assert all(("multicast::cluster" in line) == (options.get("cluster") == 2) for line in kv)
+    assert not any("multicast" in line for line in q)
 
 
-def test_flash_attention_kv_evict_last_refusal():
+def test_flash_attention_l2_hints_refusal():
     import hopper_flash_attention as fa
 
     with pytest.raises(ValueError) as error:
-        fa.compile_for_sm90(64, kv_evict_last="yes")
-    assert str(error.value) == "attention: kv_evict_last must be True or False, got 'yes'"
+        fa.compile_for_sm90(64, l2_hints="yes")
+    assert str(error.value) == "attention: l2_hints must be True or False, got 'yes'"
