@@ -87,8 +87,9 @@ def async_dot_tile(a_desc, b_desc, out_ptr, M: tl.constexpr, N: tl.constexpr, K:
 
 
 @triton.jit
-def tma_store_tile(in_desc, out_desc, B: tl.constexpr):
-    # TMA load, a register round trip (x * 2), local_store, fence, TMA store.
+def tma_store_tile(in_desc, out_desc, B: tl.constexpr, EVICT: tl.constexpr = ""):
+    # TMA load, a register round trip (x * 2), local_store, fence, TMA store
+    # (EVICT: the store's L2 eviction policy).
     buf = tlx.local_alloc((B, B), tl.float16, 2)
     bars = tlx.alloc_barriers(num_barriers=1)
     tlx.barrier_expect_bytes(bars[0], B * B * 2)
@@ -97,7 +98,7 @@ def tma_store_tile(in_desc, out_desc, B: tl.constexpr):
     x = tlx.local_load(buf[0])
     tlx.local_store(buf[1], x * 2)
     tlx.fence_async_shared()
-    tlx.async_descriptor_store(out_desc, buf[1], [0, 0])
+    tlx.async_descriptor_store(out_desc, buf[1], [0, 0], eviction_policy=EVICT)
     tlx.async_descriptor_store_wait(0)
 
 

@@ -44,7 +44,8 @@ def async_descriptor_store(desc, source, offsets, eviction_policy="", store_redu
     `ttng.async_tma_reduce`), atomically per element; the element types
     are triton's: add takes fp32/fp16/bf16/int32/uint32/uint64, min and max
     fp16/bf16 and 32/64-bit integers, the bitwise kinds 32/64-bit integers.
-    It reads `source` until the same store wait."""
+    It reads `source` until the same store wait. `eviction_policy` as the
+    load's: the written lines' L2 priority."""
     return tlx(_semantic).async_descriptor_store(desc, source, offsets, eviction_policy, store_reduce)
 
 

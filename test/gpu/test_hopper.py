@@ -108,10 +108,11 @@ def test_async_dot_split_between_registers_and_shared_memory():
     torch.testing.assert_close(out, a.float() @ b.float().t(), rtol=1e-3, atol=1e-2)
 
 
-def test_tma_store():
+@pytest.mark.parametrize("evict", ["", "evict_first"])
+def test_tma_store(evict):
     x = torch.randn((64, 64), device="cuda", dtype=torch.float16)
     out = torch.zeros_like(x)
-    hk.tma_store_tile[(1, )](descriptor(x, [64, 64]), descriptor(out, [64, 64]), B=64)
+    hk.tma_store_tile[(1, )](descriptor(x, [64, 64]), descriptor(out, [64, 64]), B=64, EVICT=evict)
     torch.testing.assert_close(out, x * 2, rtol=0, atol=0)
 
 

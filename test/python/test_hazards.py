@@ -69,6 +69,6 @@ def test_hopper_kernels_have_no_findings(case, monkeypatch, tmp_path):
         k = compile_for_sm90(hk.producer_consumer_sum, {"desc": D64, "out_ptr": "*fp16"},
                              dict(NUM_TILES=4, B=64, STAGES=2, EMPTY="threads_pred" if "threads" in case else "leader"))
     else:
-        k = compile_for_sm90(hk.tma_store_tile, {"in_desc": D64, "out_desc": D64}, dict(B=64))
+        k = compile_for_sm90(hk.tma_store_tile, {"in_desc": D64, "out_desc": D64}, dict(B=64, EVICT=""))
     module, context = _pipeline.parse_module(k.asm["ttgir"])
     assert _hazards.findings(module, context) == []

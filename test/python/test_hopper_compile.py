@@ -108,7 +108,7 @@ def test_async_dot_split_between_registers_and_shared_memory():
 
 
 def test_tma_store():
-    k = compile_for_sm90(hk.tma_store_tile, {"in_desc": D64, "out_desc": D64}, dict(B=64))
+    k = compile_for_sm90(hk.tma_store_tile, {"in_desc": D64, "out_desc": D64}, dict(B=64, EVICT=""))
     assert ptx_count(k, "cp.async.bulk.tensor.2d.global.shared::cta.bulk_group") == 1
     assert ptx_count(k, STORE_WAIT + " ") == 1
     assert ptx_count(k, "fence.proxy.async.shared::cta") >= 1

@@ -18,6 +18,15 @@ from .sync import one_barrier
 _EVICT = {"": 1, "evict_normal": 1, "evict_first": 2, "evict_last": 3}
 
 
+def _eviction(what, policy):
+    """A TMA copy's eviction_policy as triton's EvictionPolicy value."""
+    policy = tl_core._unwrap_if_constexpr(policy)
+    if policy not in _EVICT:
+        raise ValueError(f"{what}: eviction_policy must be 'evict_normal', 'evict_first' or 'evict_last' "
+                         f"(or ''), got {policy!r}")
+    return _EVICT[policy]
+
+
 def _descriptor(desc, what):
     desc = tl_core._unwrap_if_constexpr(desc)
     if not isinstance(desc, tl_core.tensor_descriptor_base):
@@ -91,14 +100,11 @@ class TMASemantic:
             raise ValueError(f"{what}: two_ctas is Blackwell's cta_group::2; tlx_alias compiles Hopper "
                              "clusters (multicast_targets)")
         mask = _multicast_mask(what, multicast_targets, self.triton)
-        cache_modifier, eviction_policy = map(tl_core._unwrap_if_constexpr, (cache_modifier, eviction_policy))
+        cache_modifier = tl_core._unwrap_if_constexpr(cache_modifier)
         if cache_modifier:
             raise ValueError(f"{what}: a TMA load takes no cache_modifier (got {cache_modifier!r}); its one "
                              "cache hint is eviction_policy")
-        evict = _EVICT.get(eviction_policy)
-        if evict is None:
-            raise ValueError(f"{what}: eviction_policy must be 'evict_normal', 'evict_first' or 'evict_last' "
-                             f"(or ''), got {eviction_policy!r}")
+        evict = _eviction(what, eviction_policy)
         coords = _offsets(what, offsets, len(buf.shape), self.triton)
         pred = scalar_i1(pred, "pred", self.triton)
         ir.create_op(self.builder, "tlx.async_descriptor_load", [desc.handle, *coords, buf.handle, bar.handle,
@@ -111,6 +117,7 @@ class TMASemantic:
         buf = single_buffer(source, what)
         _check_buffer(what, desc, buf)
         attributes = _reduce_attributes(what, store_reduce, buf.dtype)
+        attributes["evict"] = f"{_eviction(what, eviction_policy)} : i32"
         coords = _offsets(what, offsets, len(buf.shape), self.triton)
         ir.create_op(self.builder, "tlx.async_descriptor_store", [desc.handle, *coords, buf.handle], [], attributes)
 

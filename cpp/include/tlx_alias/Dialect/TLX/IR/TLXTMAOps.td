@@ -52,7 +52,8 @@ def TLX_AsyncDescriptorStoreOp : TLX_Op<"async_descriptor_store",
     `ttng.async_tma_copy_local_to_global`, or, with `reduce_kind` (triton's
     DescriptorReduceKind value, which the frontend reads from triton),
     `ttng.async_tma_reduce` of that kind: the tile is added (min, max, ...)
-    into global memory instead of overwriting it.
+    into global memory instead of overwriting it. `evict` (as the load's)
+    is the copy's L2 eviction priority (`tlx-lower-marked-ops`).
 
     ```mlir
     tlx.async_descriptor_store %desc[%x, %y] %buf : !tt.tensordesc<tensor<128x64xf16>>, !ttg.memdesc<128x64xf16, #nvmma, #smem, mutable>
@@ -60,7 +61,8 @@ def TLX_AsyncDescriptorStoreOp : TLX_Op<"async_descriptor_store",
     ```
   }];
   let arguments = (ins AnyType:$desc, Variadic<I32>:$coord, TLX_MemDesc:$src,
-                   OptionalAttr<I32Attr>:$reduce_kind);
+                   OptionalAttr<I32Attr>:$reduce_kind,
+                   DefaultValuedAttr<I32Attr, "1">:$evict);
   let assemblyFormat = [{
     $desc `[` $coord `]` $src attr-dict `:` type($desc) `,` type($src)
   }];

@@ -259,8 +259,9 @@ def TLXOpsAsMarks : Pass<"tlx-ops-as-marks", "mlir::ModuleOp"> {
     discardable attributes but keeps locations. The attributes put on
     triton's ops for what its lowering has no operand for move into one
     `FusedLoc` around the op's location (metadata: the attributes):
-    `tlx.multicast_mask = M` and `tlx.l2_eviction = E` (triton's
-    EvictionPolicy) on a `ttng.async_tma_copy_global_to_local`,
+    `tlx.multicast_mask = M` on a `ttng.async_tma_copy_global_to_local`,
+    `tlx.l2_eviction = E` (triton's EvictionPolicy) on it or on a TMA store
+    or reduce,
     `tlx.remote_arrive = I` on a `ttng.arrive_barrier` and
     `tlx.remote_rank = I` on the `tt.elementwise_inline_asm` that yields the
     CTA rank that arrive goes to. `tlx-lower-marked-ops` reads them after
@@ -269,7 +270,7 @@ def TLXOpsAsMarks : Pass<"tlx-ops-as-marks", "mlir::ModuleOp"> {
 }
 
 def TLXLowerMarkedOps : Pass<"tlx-lower-marked-ops", "mlir::ModuleOp"> {
-  let summary = "Multicast and L2-hinted TMA loads, mbarrier arrives on another CTA of the cluster";
+  let summary = "Multicast TMA loads, L2-hinted TMA copies, mbarrier arrives on another CTA";
   let description = [{
     Runs on the LLVM dialect after `convert-triton-gpu-to-llvm`,
     `tlx-lower-thread-arrives` and `tlx-sync-before-leader-arrive`. Triton
@@ -279,10 +280,11 @@ def TLXLowerMarkedOps : Pass<"tlx-lower-marked-ops", "mlir::ModuleOp"> {
     * a TMA load with a multicast mask becomes `....multicast::cluster`
       with the mask: the tile lands at the same offset of each CTA in the
       mask, and each one's mbarrier at the barrier's offset gets the bytes;
-    * a TMA load with an L2 eviction policy (first or last) takes
-      `.L2::cache_hint` and a `createpolicy.fractional.L2::evict_*` policy
-      covering the whole tile (triton 3.7 and 3.8 refuse the policy on TMA
-      copies; one path for every version);
+    * a TMA copy (load, store, reduce) with an L2 eviction policy (first
+      or last) takes `.L2::cache_hint` and a
+      `createpolicy.fractional.L2::evict_*` policy covering the whole tile
+      (triton 3.7 and 3.8 refuse the policy on TMA copies; one path for
+      every version);
     * an arrive goes to the barrier at the same offset of the CTA whose
       rank the paired `tlx.remote_rank` asm yields
       (`mapa.shared::cluster`, then `mbarrier.arrive.shared::cluster`).

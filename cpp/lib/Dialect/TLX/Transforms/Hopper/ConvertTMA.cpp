@@ -95,6 +95,18 @@ LogicalResult setDescriptorLayout(Value desc, Attribute encoding, Operation *use
 // triton's CacheModifier::NONE and EvictionPolicy::NORMAL/FIRST/LAST.
 constexpr int32_t kNoCacheModifier = 1, kNormalEviction = 1, kEvictFirst = 2, kEvictLast = 3;
 
+// A TMA copy's L2 eviction policy, as a mark for tlx-ops-as-marks (triton's
+// op keeps the default).
+LogicalResult appendL2Eviction(Operation *copy, int32_t evict,
+                               SmallVectorImpl<NamedAttribute> &attributes) {
+  if (evict != kNormalEviction && evict != kEvictFirst && evict != kEvictLast)
+    return copy->emitOpError("unknown eviction policy ") << evict;
+  if (evict != kNormalEviction)
+    attributes.push_back(NamedAttribute(StringAttr::get(copy->getContext(), "tlx.l2_eviction"),
+                                        IntegerAttr::get(IntegerType::get(copy->getContext(), 32), evict)));
+  return success();
+}
+
 // The load's cache hints: triton's op gets the defaults as the running triton
 // spells them (`cache`/`evict` integers in 3.7/3.8, no `cachePolicy` in
 // 3.9): 3.7's and 3.8's TMA lowering refuses anything else; an L2 eviction
@@ -106,15 +118,11 @@ LogicalResult appendTmaLoadCacheHints(AsyncDescriptorLoadOp load,
   int32_t cache = load.getCache(), evict = load.getEvict();
   if (cache != kNoCacheModifier)
     return load.emitOpError("a TMA load takes no cache modifier, only an L2 eviction policy");
-  if (evict != kNormalEviction && evict != kEvictFirst && evict != kEvictLast)
-    return load.emitOpError("unknown eviction policy ") << evict;
   if (!kCopyCachePolicyAttr) {
     attributes.push_back(builder.getNamedAttr("cache", builder.getI32IntegerAttr(kNoCacheModifier)));
     attributes.push_back(builder.getNamedAttr("evict", builder.getI32IntegerAttr(kNormalEviction)));
   }
-  if (evict != kNormalEviction)
-    attributes.push_back(builder.getNamedAttr("tlx.l2_eviction", builder.getI32IntegerAttr(evict)));
-  return success();
+  return appendL2Eviction(load, evict, attributes);
 }
 
 LogicalResult convertLoad(AsyncDescriptorLoadOp load) {
@@ -148,11 +156,15 @@ LogicalResult convertStore(AsyncDescriptorStoreOp store) {
   SmallVector<Value> operands{store.getDesc()};
   llvm::append_range(operands, store.getCoord());
   operands.push_back(store.getSrc());
-  if (std::optional<int32_t> kind = store.getReduceKind())
-    createOp(builder, store.getLoc(), kTmaReduce, operands, {},
-             {builder.getNamedAttr("kind", builder.getI32IntegerAttr(*kind))});
-  else
-    createOp(builder, store.getLoc(), kTmaStore, operands, {});
+  SmallVector<NamedAttribute> attributes;
+  if (failed(appendL2Eviction(store, store.getEvict(), attributes)))
+    return failure();
+  if (std::optional<int32_t> kind = store.getReduceKind()) {
+    attributes.push_back(builder.getNamedAttr("kind", builder.getI32IntegerAttr(*kind)));
+    createOp(builder, store.getLoc(), kTmaReduce, operands, {}, attributes);
+  } else {
+    createOp(builder, store.getLoc(), kTmaStore, operands, {}, attributes);
+  }
   store.erase();
   return success();
 }

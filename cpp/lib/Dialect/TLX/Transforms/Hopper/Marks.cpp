@@ -1,6 +1,6 @@
 // What triton's TTGIR->LLVM lowering cannot express, carried through it in
 // locations and written into the PTX it emits: tlx-ops-as-marks and
-// tlx-lower-marked-ops (see Passes.td). Multicast TMA loads, TMA loads' L2
+// tlx-lower-marked-ops (see Passes.td). Multicast TMA loads, TMA copies' L2
 // eviction priority and remote mbarrier arrives.
 
 #include "tlx_alias/Dialect/TLX/Transforms/Passes.h"
@@ -86,11 +86,10 @@ size_t tmaLoadSuffix(StringRef text) {
   return own != StringRef::npos ? own : text.find(kTmaLoadCluster);
 }
 
-InFlightDiagnostic unexpectedTmaLoad(Operation *op, StringRef what) {
-  return op->emitError("tlx-lower-marked-ops: triton lowered a ")
-         << what << " to an unexpected '" << asmText(op) << "' (expected `cp.async.bulk.tensor` with `"
-         << kTmaLoadOwn << "`)";
-}
+// A TMA copy's instruction: a load (`cp.async.bulk.tensor`), a store (the
+// same, `.global.shared::cta.bulk_group`) or a reduce
+// (`cp.reduce.async.bulk.tensor`).
+constexpr StringLiteral kTmaCopy = "async.bulk.tensor.";
 
 // `...complete_tx::bytes [$d], [$desc, {...}], [$bar]...` multicast to the
 // CTAs of `mask`: the destination in the cluster's window, the mask after
@@ -101,7 +100,8 @@ LogicalResult multicast(Operation *op, int64_t mask) {
   size_t bar = suffix == StringRef::npos ? suffix : text.find("], [", text.find("}]", suffix));
   size_t barEnd = bar == std::string::npos ? bar : text.find(']', bar + 4);
   if (barEnd == std::string::npos)
-    return unexpectedTmaLoad(op, "multicast TMA load");
+    return op->emitError("tlx-lower-marked-ops: triton lowered a multicast TMA load to an unexpected '")
+           << text << "' (expected `cp.async.bulk.tensor` with `" << kTmaLoadOwn << "`)";
   text.insert(barEnd + 1, ", %tlx_mask");
   StringRef from = StringRef(text).substr(suffix).starts_with(kTmaLoadOwn) ? kTmaLoadOwn : kTmaLoadCluster;
   text.replace(suffix, from.size(), kTmaLoadCluster.str() + ".multicast::cluster");
@@ -110,18 +110,22 @@ LogicalResult multicast(Operation *op, int64_t mask) {
   return success();
 }
 
-// A TMA load with an L2 eviction priority: `.L2::cache_hint` last among the
-// qualifiers and a `createpolicy` (the whole line at that priority) as the
-// last operand, after a multicast's mask (PTX ISA, cp.async.bulk.tensor).
+// A TMA copy with an L2 eviction priority: `.L2::cache_hint` last among the
+// qualifiers (after a load's `.multicast::cluster`, a store's `.bulk_group`)
+// and a `createpolicy` (the whole line at that priority) as the last operand,
+// after a multicast's mask (PTX ISA, cp.async.bulk.tensor and
+// cp.reduce.async.bulk.tensor).
 LogicalResult l2CacheHint(Operation *op, int64_t eviction) {
   if (eviction != kEvictFirst && eviction != kEvictLast)
     return op->emitError("tlx-lower-marked-ops: unknown L2 eviction policy ") << eviction;
   std::string text = asmText(op).str();
-  size_t suffix = tmaLoadSuffix(text);
-  size_t qualifiersEnd = suffix == StringRef::npos ? suffix : text.find(' ', suffix);
+  size_t copy = text.find(kTmaCopy.str());
+  size_t qualifiersEnd = copy == std::string::npos ? copy : text.find(' ', copy);
   size_t end = qualifiersEnd == std::string::npos ? qualifiersEnd : text.find(';', qualifiersEnd);
-  if (end == std::string::npos)
-    return unexpectedTmaLoad(op, "TMA load with an L2 eviction policy");
+  if (end == std::string::npos || text.find("L2::cache_hint") != std::string::npos)
+    return op->emitError("tlx-lower-marked-ops: triton lowered a TMA copy with an L2 eviction "
+                         "policy to an unexpected '")
+           << text << "' (expected `" << kTmaCopy << "...` without a cache hint)";
   text.insert(end, ", %tlx_policy");
   text.insert(qualifiersEnd, ".L2::cache_hint");
   StringRef priority = eviction == kEvictLast ? "evict_last" : "evict_first";
@@ -171,7 +175,7 @@ Value rankOf(Operation *arrive, int64_t pairing, const llvm::DenseMap<Operation 
 StringRef markedWhat(const Marks &marks) {
   if (marks.get(kMulticastMask))
     return "multicast TMA load";
-  return marks.get(kL2Eviction) ? "TMA load with an L2 eviction policy" : "remote mbarrier arrive";
+  return marks.get(kL2Eviction) ? "TMA copy with an L2 eviction policy" : "remote mbarrier arrive";
 }
 
 struct TLXLowerMarkedOpsPass : impl::TLXLowerMarkedOpsBase<TLXLowerMarkedOpsPass> {
@@ -198,7 +202,7 @@ struct TLXLowerMarkedOpsPass : impl::TLXLowerMarkedOpsBase<TLXLowerMarkedOpsPass
       pending.try_emplace(op->getLoc(), markedWhat(mark));
       StringRef text = asmText(op);
       LogicalResult result = success();
-      if (text.contains("cp.async.bulk.tensor") && (mark.get(kMulticastMask) || mark.get(kL2Eviction))) {
+      if (text.contains(kTmaCopy) && (mark.get(kMulticastMask) || mark.get(kL2Eviction))) {
         if (std::optional<int64_t> mask = mark.get(kMulticastMask))
           result = multicast(op, *mask);
         if (std::optional<int64_t> eviction = mark.get(kL2Eviction); eviction && succeeded(result))
