@@ -28,8 +28,7 @@ constexpr StringLiteral kRemoteArrive = "tlx.remote_arrive";
 constexpr StringLiteral kRemoteRank = "tlx.remote_rank";
 constexpr StringLiteral kMarkKeys[] = {kMulticastMask, kL2Eviction, kRemoteArrive, kRemoteRank};
 
-// triton's EvictionPolicy values (TritonAttrDefs.td) and the `createpolicy`
-// qualifier of each.
+// triton's EvictionPolicy values (TritonAttrDefs.td) a mark carries.
 constexpr int64_t kEvictFirst = 2, kEvictLast = 3;
 
 // What triton emits for a TMA load into its own CTA (3.7 to 3.9) and for an
