@@ -17,7 +17,7 @@ import triton.language as tl
 
 import tlx_alias as tlx
 from hopper_flash_attention_config import (  # noqa: F401  (smem_bytes: for callers)
-    check_inputs, check_l2_hints, check_lane_sums, check_late_pv_wait, check_rescale_skip, check_thread_arrives,
+    check_flag, check_inputs, check_late_pv_wait, check_rescale_skip, check_thread_arrives,
     consumer_registers_for, default_cluster, default_config, default_groups, default_issue, default_schedule,
     smem_bytes)
 
@@ -499,8 +499,8 @@ def attention(q, k, v, causal=False, sm_scale=None, alias=True, block_n=None, st
                       DIAGONAL_FIRST=diagonal_first, O_STAGING=o_staging, Q_REG_COLS=q_reg_cols,
                       NUM_MMA_GROUPS=groups, P_16BIT=p_16bit, RESCALE_SKIP=rescale_skip, PV_IN_TURN=pv_in_turn,
                       THREAD_ARRIVES=thread_arrives, CLUSTER=cluster, LATE_PV_WAIT=late_pv_wait,
-                      LANE_SUMS=check_lane_sums(issue[5] if lane_sums is None else lane_sums), num_warps=4,
-                      num_stages=1, num_ctas=cluster, L2_HINTS=check_l2_hints(l2_hints))
+                      LANE_SUMS=check_flag("lane_sums", issue[5] if lane_sums is None else lane_sums),
+                      L2_HINTS=check_flag("l2_hints", l2_hints), num_warps=4, num_stages=1, num_ctas=cluster)
 
     def args(table):
         return sm_scale, lse, Z, H, desc_q, desc_k, desc_v, desc_o, N_CTX, table
@@ -539,7 +539,7 @@ def compile_for_sm90(head_dim=128, causal=False, alias=True, block_n=None, stage
                       RESCALE_SKIP=rescale_skip,
                       PV_IN_TURN=pv_in_turn, THREAD_ARRIVES=thread_arrives, CLUSTER=cluster,
                       LATE_PV_WAIT=check_late_pv_wait(late_pv_wait, rescale_skip, p_16bit, groups),
-                      LANE_SUMS=check_lane_sums(lane_sums), L2_HINTS=check_l2_hints(l2_hints))
+                      LANE_SUMS=check_flag("lane_sums", lane_sums), L2_HINTS=check_flag("l2_hints", l2_hints))
     q_block = f"tensordesc<{dtype}[64, {head_dim}]>"
     kv_block = f"tensordesc<{dtype}[{constexprs['BLOCK_N']}, {head_dim}]>"
     signature = {"sm_scale": "fp32", "lse_ptr": "*fp32", "Z": "i32", "H": "i32", "desc_q": q_block,

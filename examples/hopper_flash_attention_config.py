@@ -99,20 +99,10 @@ def check_late_pv_wait(option, rescale_skip, p_16bit=True, groups=2):
     return option
 
 
-def check_lane_sums(option):
-    """lane_sums as the kernel's LANE_SUMS: each consumer thread keeps its own
-    share of the row sums, summed across its quad at the tile's end."""
+def check_flag(name, option):
+    """An on/off option (lane_sums, l2_hints) as the kernel's constexpr."""
     if option not in (True, False):
-        raise ValueError(f"attention: lane_sums must be True or False, got {option!r}")
-    return option
-
-
-def check_l2_hints(option):
-    """l2_hints as the kernel's L2_HINTS: FlashAttention-3's L2 eviction
-    priorities, K and V loaded at evict_last (the other tiles of their head
-    read them again), Q at evict_first (read once)."""
-    if option not in (True, False):
-        raise ValueError(f"attention: l2_hints must be True or False, got {option!r}")
+        raise ValueError(f"attention: {name} must be True or False, got {option!r}")
     return option
 
 

@@ -193,12 +193,18 @@ def _ask_tile(tile_table, CLUSTER: tl.constexpr):
 
 
 @triton.jit
+def _thread_0s(values):
+    """The producer's first thread's element of `values`, to all threads
+    (the result of a one-thread atomic)."""
+    return tl.sum(tl.where(tl.arange(0, _PRODUCER_THREADS) == 0, values, 0), 0)
+
+
+@triton.jit
 def _one_thread_xchg(ptr, value):
     """value into *ptr by one producer thread; the old value, to all."""
     one = tl.arange(0, _PRODUCER_THREADS) == 0
-    old = tl.atomic_xchg(ptr + tl.zeros([_PRODUCER_THREADS], tl.int32), tl.full([_PRODUCER_THREADS], value, tl.int32),
-                         mask=one, sem="relaxed")
-    return tl.sum(tl.where(one, old, 0), 0)
+    return _thread_0s(tl.atomic_xchg(ptr + tl.zeros([_PRODUCER_THREADS], tl.int32),
+                                     tl.full([_PRODUCER_THREADS], value, tl.int32), mask=one, sem="relaxed"))
 
 
 @triton.jit
@@ -214,7 +220,7 @@ def _next_tile(asked, tile_table, tiles, nprogs, pid, tile_count, CLUSTER: tl.co
     CLUSTER row blocks, so at least two K/V blocks), so when rank 0 has
     loaded tile k, rank 1 is at tile k and has taken the answer written
     after tile k - 2."""
-    taken = tl.sum(tl.where(tl.arange(0, _PRODUCER_THREADS) == 0, asked, 0), 0)
+    taken = _thread_0s(asked)
     if CLUSTER > 1:
         mailbox = tile_table + 2 + pid * MAILBOX_SLOTS + tile_count % MAILBOX_SLOTS
         tile = tl.full((), NO_ANSWER, tl.int32)
