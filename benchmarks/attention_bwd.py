@@ -27,6 +27,8 @@ import os
 import statistics
 import sys
 
+import sides
+
 HERE = os.path.dirname(os.path.abspath(__file__))
 ROOT = os.path.dirname(HERE)
 HEADS = 32
@@ -130,8 +132,8 @@ def run_shape(z, h, n, d, causal, dtype, table, rounds, emit):
         except Exception as error:  # a backend that does not take this shape
             emit(dict(provider=name, n=n, head_dim=d, causal=causal, error=f"{type(error).__name__}: {error}"[:300]))
     order = [name for name in fns if name in times]
-    for r in range(rounds):  # each round starts one provider later: none keeps the slot after SDPA's
-        for name in order[r % max(len(order), 1):] + order[:r % max(len(order), 1)]:
+    for r in range(rounds):  # no provider always right after the same one (sides.round_order)
+        for name in (order[i] for i in sides.round_order(len(order), r)):
             times[name].append(triton.testing.do_bench(fns[name], warmup=25, rep=100))
     sdpa_ms = statistics.median(times["torch SDPA"]) if times.get("torch SDPA") else None
     rows = []

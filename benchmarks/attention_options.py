@@ -1,7 +1,8 @@
 """Option sets of the attention forward (`attention()`) or backward
 (`attention_backward()`) side by side, with FlashAttention-3 (forward, bf16,
-when installed) and SDPA, in rounds that each start one provider later, in
-one process: how the docs' A/B rows of one change are taken.
+when installed) and SDPA, in rounds where each provider follows every other
+equally often (sides.round_order), in one process: how the docs' A/B rows of
+one change are taken.
 
     python benchmarks/attention_options.py '{"default": {}, "c2": {"cluster": 2}}' --shapes 4096:256:0 16384:256:1
     python benchmarks/attention_options.py --backward '{"default": {}, "leader": {"thread_arrives": false}}' \\

@@ -16,6 +16,26 @@ ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 SIDES = [("ours", "TLX_OURS_PYTHONPATH"), ("peer", "TLX_PEER_PYTHONPATH")]
 
 
+def round_order(count, r):
+    """The order in which round r runs `count` kernels (their indices): a
+    Williams design. Rotations alone let every kernel follow the same one in
+    each round, and on an H200 a kernel right after a hot one runs slower
+    (benchmarks/README.md); here, over a cycle of `count` rounds (2 * count
+    when it is odd), each kernel comes right after every other equally often
+    and holds every place equally often."""
+    if count <= 1:
+        return list(range(count))
+    base, low, high = [0], 1, count - 1
+    while len(base) < count:  # 0, 1, n-1, 2, n-2, ...
+        base.append(low)
+        low += 1
+        if len(base) < count:
+            base.append(high)
+            high -= 1
+    order = [(i + r) % count for i in base]
+    return order[::-1] if count % 2 and (r // count) % 2 else order
+
+
 def read_rows(paths):
     """The result rows of JSON-lines files (missing files give none)."""
     rows = []

@@ -17,7 +17,7 @@ import triton.language as tl
 
 import tlx_alias as tlx
 from hopper_flash_attention_config import (  # noqa: F401  (smem_bytes: for callers)
-    check_flag, check_inputs, check_late_pv_wait, check_rescale_skip, check_thread_arrives,
+    block_order, check_flag, check_inputs, check_late_pv_wait, check_rescale_skip, check_thread_arrives,
     consumer_registers_for, default_cluster, default_config, default_groups, default_issue, default_schedule,
     smem_bytes)
 
@@ -119,7 +119,7 @@ def _issued(cid: tl.constexpr, TURNS: tl.constexpr):
 def _first_block(kv_count, tile_count, v_shift, lo, hi, q, q_regs, k_tiles, k_fulls, k_empties, q_empties, v_empties,
                  m_i, l_i, qk_scale, offs_m, diagonal, cid: tl.constexpr, BLOCK_M: tl.constexpr,
                  BLOCK_N: tl.constexpr, K_STAGES: tl.constexpr, V_STAGES: tl.constexpr, Q_BUFFERS: tl.constexpr,
-                 CAUSAL: tl.constexpr, DIAG_FIRST: tl.constexpr, O_OVER_V: tl.constexpr, O_ENTRIES: tl.constexpr,
+                 CAUSAL: tl.constexpr, BLOCK_ORDER: tl.constexpr, O_OVER_V: tl.constexpr, O_ENTRIES: tl.constexpr,
                  LATE_HANDBACK: tl.constexpr, TURNS: tl.constexpr, Q_REG_COLS: tl.constexpr, P16: tl.constexpr):
     """A tile's first K/V block: QK^T alone (no PV is pending yet); with a
     late handback the previous tile's O buffer goes back here; then the
@@ -140,8 +140,8 @@ def _first_block(kv_count, tile_count, v_shift, lo, hi, q, q_regs, k_tiles, k_fu
             tlx.barrier_arrive(v_empties[(kv_count + v_shift - O_ENTRIES + cid) % V_STAGES])
         else:
             tlx.barrier_arrive(q_empties[cid * Q_BUFFERS + (tile_count - 1) % Q_BUFFERS])
-    first = _block_start(lo, lo, hi, BLOCK_M, DIAG_FIRST)
-    masked = DIAG_FIRST or (CAUSAL and first + BLOCK_N > diagonal)
+    first = _block_start(lo, lo, hi, BLOCK_M, BLOCK_N, BLOCK_ORDER)
+    masked = BLOCK_ORDER != "ascending" or (CAUSAL and first + BLOCK_N > diagonal)
     p, m_i, l_i, alpha = block_softmax(qk, m_i, l_i, qk_scale, offs_m, first, masked, BLOCK_N, P16, q.shape[1])
     if P16 != "":
         p = to_16bit(p, q.dtype, P16)
@@ -152,22 +152,22 @@ def _first_block(kv_count, tile_count, v_shift, lo, hi, q, q_regs, k_tiles, k_fu
 def _other_blocks(kv_count, v_shift, lo, hi, q, q_regs, k_tiles, v_tiles, k_fulls, k_empties, v_fulls, v_empties, m_i,
                   l_i, acc, p, qk_scale, offs_m, diagonal, cid: tl.constexpr, BLOCK_M: tl.constexpr,
                   BLOCK_N: tl.constexpr, K_STAGES: tl.constexpr, V_STAGES: tl.constexpr, CAUSAL: tl.constexpr,
-                  DIAG_FIRST: tl.constexpr, TURNS: tl.constexpr, Q_REG_COLS: tl.constexpr, P16: tl.constexpr,
+                  BLOCK_ORDER: tl.constexpr, TURNS: tl.constexpr, Q_REG_COLS: tl.constexpr, P16: tl.constexpr,
                   RESCALE_SKIP: tl.constexpr, PV_IN_TURN: tl.constexpr, LATE_PV_WAIT: tl.constexpr):
     """A tile's K/V blocks after its first: block j's QK^T runs while
     PV(j - 1) is issued. Returns the state and the next kv_count. (The
     loops carry their state in parameter order: kv_count, m_i, l_i, acc, p
     keeps the registers as they were when this ran inline in the kernel.)"""
-    if DIAG_FIRST:
+    if BLOCK_ORDER != "ascending":
         for i in tl.static_range(1, BLOCK_M // BLOCK_N):  # the diagonal's other blocks
-            kv_start = _block_start(lo + i * BLOCK_N, lo, hi, BLOCK_M, DIAG_FIRST)
+            kv_start = _block_start(lo + i * BLOCK_N, lo, hi, BLOCK_M, BLOCK_N, BLOCK_ORDER)
             acc, p, m_i, l_i = _kv_step(kv_count, v_shift, kv_start, q, k_tiles, v_tiles, k_fulls, k_empties, v_fulls,
                                         v_empties, acc, p, m_i, l_i, qk_scale, offs_m, diagonal, cid, K_STAGES,
                                         V_STAGES, BLOCK_N, "all", TURNS, q_regs, Q_REG_COLS, P16, RESCALE_SKIP,
                                         PV_IN_TURN, LATE_PV_WAIT)
             kv_count += 1
         for kv_pos in range(lo + BLOCK_M, hi, BLOCK_N):  # the blocks left of it: no mask
-            kv_start = _block_start(kv_pos, lo, hi, BLOCK_M, DIAG_FIRST)
+            kv_start = _block_start(kv_pos, lo, hi, BLOCK_M, BLOCK_N, BLOCK_ORDER)
             acc, p, m_i, l_i = _kv_step(kv_count, v_shift, kv_start, q, k_tiles, v_tiles, k_fulls, k_empties, v_fulls,
                                         v_empties, acc, p, m_i, l_i, qk_scale, offs_m, diagonal, cid, K_STAGES,
                                         V_STAGES, BLOCK_N, "none", TURNS, q_regs, Q_REG_COLS, P16, RESCALE_SKIP,
@@ -190,7 +190,7 @@ def _other_blocks(kv_count, v_shift, lo, hi, q, q_regs, k_tiles, v_tiles, k_full
             kv_count += 1
     else:
         for kv_pos in range(lo + BLOCK_N, hi, BLOCK_N):
-            kv_start = _block_start(kv_pos, lo, hi, BLOCK_M, DIAG_FIRST)
+            kv_start = _block_start(kv_pos, lo, hi, BLOCK_M, BLOCK_N, BLOCK_ORDER)
             acc, p, m_i, l_i = _kv_step(kv_count, v_shift, kv_start, q, k_tiles, v_tiles, k_fulls, k_empties, v_fulls,
                                         v_empties, acc, p, m_i, l_i, qk_scale, offs_m, diagonal, cid, K_STAGES,
                                         V_STAGES, BLOCK_N, "diagonal" if CAUSAL else "none", TURNS, q_regs, Q_REG_COLS,
@@ -246,7 +246,7 @@ def _attend_tile(cid: tl.constexpr, qk_scale, tile_count, kv_count, start_m, off
                  q_fulls, k_fulls, k_tiles, k_empties, v_tiles, v_fulls, v_empties, lse_ptr, o_tiles, desc_o,
                  q_empties, HEAD_DIM: tl.constexpr, BLOCK_M: tl.constexpr, BLOCK_N: tl.constexpr,
                  K_STAGES: tl.constexpr, V_STAGES: tl.constexpr, Q_BUFFERS: tl.constexpr, CAUSAL: tl.constexpr,
-                 ALIAS: tl.constexpr, DIAG_FIRST: tl.constexpr, O_OVER_Q: tl.constexpr, O_OVER_V: tl.constexpr,
+                 ALIAS: tl.constexpr, BLOCK_ORDER: tl.constexpr, O_OVER_Q: tl.constexpr, O_OVER_V: tl.constexpr,
                  O_ENTRIES: tl.constexpr, LATE_HANDBACK: tl.constexpr, TURNS: tl.constexpr, Q_REG_COLS: tl.constexpr,
                  NUM_MMA_GROUPS: tl.constexpr, dtype: tl.constexpr, P16: tl.constexpr, RESCALE_SKIP: tl.constexpr,
                  PV_IN_TURN: tl.constexpr, LATE_PV_WAIT: tl.constexpr, CLUSTER: tl.constexpr,
@@ -274,13 +274,13 @@ def _attend_tile(cid: tl.constexpr, qk_scale, tile_count, kv_count, start_m, off
 
     p, m_i, l_i = _first_block(kv_count, tile_count, v_shift, lo, hi, q, q_regs, k_tiles, k_fulls, k_empties,
                                q_empties, v_empties, m_i, l_i, qk_scale, offs_m, diagonal, cid, BLOCK_M * CLUSTER,
-                               BLOCK_N, K_STAGES, V_STAGES, Q_BUFFERS, CAUSAL, DIAG_FIRST, O_OVER_V, O_ENTRIES,
+                               BLOCK_N, K_STAGES, V_STAGES, Q_BUFFERS, CAUSAL, BLOCK_ORDER, O_OVER_V, O_ENTRIES,
                                LATE_HANDBACK, TURNS, Q_REG_COLS, P16)
     kv_count += 1
     acc, p, m_i, l_i, kv_count = _other_blocks(kv_count, v_shift, lo, hi, q, q_regs, k_tiles, v_tiles, k_fulls,
                                                k_empties, v_fulls, v_empties, m_i, l_i, acc, p, qk_scale, offs_m,
                                                diagonal, cid, BLOCK_M * CLUSTER, BLOCK_N, K_STAGES, V_STAGES,
-                                               CAUSAL, DIAG_FIRST, TURNS, Q_REG_COLS, P16, RESCALE_SKIP, PV_IN_TURN,
+                                               CAUSAL, BLOCK_ORDER, TURNS, Q_REG_COLS, P16, RESCALE_SKIP, PV_IN_TURN,
                                                LATE_PV_WAIT)
     if O_OVER_V:
         tlx.barrier_arrive(q_empties[qb])  # its last QK^T is done: the next Q can load
@@ -304,7 +304,7 @@ def _attend(cid: tl.constexpr, sm_scale, my_tiles, pid, nprogs, num_pid_m, tile_
             k_tiles, k_empties, v_tiles, v_fulls, v_empties, lse_ptr, o_tiles, desc_o, q_empties, tile_ids,
             HEAD_DIM: tl.constexpr, BLOCK_M: tl.constexpr, BLOCK_N: tl.constexpr, K_STAGES: tl.constexpr,
             V_STAGES: tl.constexpr, Q_BUFFERS: tl.constexpr, CAUSAL: tl.constexpr, TILE_ORDER: tl.constexpr,
-            ALIAS: tl.constexpr, DIAG_FIRST: tl.constexpr, O_OVER_Q: tl.constexpr, O_OVER_V: tl.constexpr,
+            ALIAS: tl.constexpr, BLOCK_ORDER: tl.constexpr, O_OVER_Q: tl.constexpr, O_OVER_V: tl.constexpr,
             O_ENTRIES: tl.constexpr, LATE_Q_HANDBACK: tl.constexpr, PINGPONG: tl.constexpr, Q_REG_COLS: tl.constexpr,
             NUM_MMA_GROUPS: tl.constexpr, dtype: tl.constexpr, P_16BIT: tl.constexpr, RESCALE_SKIP: tl.constexpr,
             PV_IN_TURN: tl.constexpr, LATE_PV_WAIT: tl.constexpr, CLUSTER: tl.constexpr, LANE_SUMS: tl.constexpr):
@@ -331,7 +331,7 @@ def _attend(cid: tl.constexpr, sm_scale, my_tiles, pid, nprogs, num_pid_m, tile_
             kv_count = _attend_tile(cid, qk_scale, tile_count, kv_count, start_m, off_hz, num_pid_m, N_CTX, q_tiles,
                                     q_fulls, k_fulls, k_tiles, k_empties, v_tiles, v_fulls, v_empties, lse_ptr,
                                     o_tiles, desc_o, q_empties, HEAD_DIM, BLOCK_M, BLOCK_N, K_STAGES, V_STAGES,
-                                    Q_BUFFERS, CAUSAL, ALIAS, DIAG_FIRST, O_OVER_Q, O_OVER_V, O_ENTRIES,
+                                    Q_BUFFERS, CAUSAL, ALIAS, BLOCK_ORDER, O_OVER_Q, O_OVER_V, O_ENTRIES,
                                     LATE_HANDBACK, TURNS, Q_REG_COLS, NUM_MMA_GROUPS, dtype, P16, RESCALE_SKIP,
                                     PV_IN_TURN, LATE_PV_WAIT, CLUSTER, LANE_SUMS)
             tile_count += 1
@@ -345,7 +345,7 @@ def _attend(cid: tl.constexpr, sm_scale, my_tiles, pid, nprogs, num_pid_m, tile_
             kv_count = _attend_tile(cid, qk_scale, tile_count, kv_count, start_m, off_hz, num_pid_m, N_CTX, q_tiles,
                                     q_fulls, k_fulls, k_tiles, k_empties, v_tiles, v_fulls, v_empties, lse_ptr,
                                     o_tiles, desc_o, q_empties, HEAD_DIM, BLOCK_M, BLOCK_N, K_STAGES, V_STAGES,
-                                    Q_BUFFERS, CAUSAL, ALIAS, DIAG_FIRST, O_OVER_Q, O_OVER_V, O_ENTRIES,
+                                    Q_BUFFERS, CAUSAL, ALIAS, BLOCK_ORDER, O_OVER_Q, O_OVER_V, O_ENTRIES,
                                     LATE_HANDBACK, TURNS, Q_REG_COLS, NUM_MMA_GROUPS, dtype, P16, RESCALE_SKIP,
                                     PV_IN_TURN, LATE_PV_WAIT, CLUSTER, LANE_SUMS)
     if not ALIAS or LATE_HANDBACK:
@@ -359,7 +359,7 @@ def attn_fwd_kernel(sm_scale, lse_ptr, Z, H, desc_q, desc_k, desc_v, desc_o, N_C
                     V_STAGES: tl.constexpr, CAUSAL: tl.constexpr, TILE_ORDER: tl.constexpr, ALIAS: tl.constexpr,
                     Q_BUFFERS: tl.constexpr = 1, CONSUMER_REGISTERS: tl.constexpr = 232,
                     PINGPONG: tl.constexpr = True, LATE_Q_HANDBACK: tl.constexpr = True,
-                    DIAGONAL_FIRST: tl.constexpr = True, O_STAGING: tl.constexpr = "q",
+                    BLOCK_ORDER: tl.constexpr = "ascending", O_STAGING: tl.constexpr = "q",
                     Q_REG_COLS: tl.constexpr = 0, NUM_MMA_GROUPS: tl.constexpr = 2, P_16BIT: tl.constexpr = False,
                     RESCALE_SKIP: tl.constexpr = -1.0, PV_IN_TURN: tl.constexpr = False,
                     THREAD_ARRIVES: tl.constexpr = "kqv", CLUSTER: tl.constexpr = 1, LATE_PV_WAIT: tl.constexpr = False,
@@ -374,9 +374,8 @@ def attn_fwd_kernel(sm_scale, lse_ptr, Z, H, desc_q, desc_k, desc_v, desc_o, N_C
     O_OVER_V: tl.constexpr = ALIAS and O_STAGING == "v"
     # V ring entries per tile beside its K/V blocks: one O entry per consumer
     O_ENTRIES: tl.constexpr = NUM_MMA_GROUPS if O_OVER_V else 0
-    # a causal tile's diagonal blocks (its only masked ones) first
-    DIAG_FIRST: tl.constexpr = DIAGONAL_FIRST and CAUSAL and BLOCK_M % BLOCK_N == 0
     tl.static_assert(O_STAGING == "q" or O_STAGING == "v", "O_STAGING must be \"q\" or \"v\"")
+    tl.static_assert(BLOCK_ORDER == "ascending" or CAUSAL and BLOCK_M % BLOCK_N == 0, "see block_order")
 
     if O_OVER_Q:
         spec = tlx.storage_alias_spec(storage=tlx.storage_kind.smem)
@@ -426,12 +425,12 @@ def attn_fwd_kernel(sm_scale, lse_ptr, Z, H, desc_q, desc_k, desc_v, desc_o, N_C
             _load_tiles(desc_q, desc_k, desc_v, q_tiles, k_tiles, v_tiles, q_fulls, q_empties, k_fulls, k_empties,
                         v_fulls, v_empties, k_peer_empties, v_peer_empties, tile_ids, my_tiles, pid, nprogs,
                         num_pid_m, tile_table, N_CTX, HEAD_DIM, BLOCK_M, BLOCK_N, K_STAGES, V_STAGES, Q_BUFFERS, CAUSAL,
-                        TILE_ORDER, DIAG_FIRST, O_OVER_V, O_ENTRIES, NUM_MMA_GROUPS, dtype, CLUSTER, L2_HINTS)
+                        TILE_ORDER, BLOCK_ORDER, O_OVER_V, O_ENTRIES, NUM_MMA_GROUPS, dtype, CLUSTER, L2_HINTS)
         with tlx.async_task(num_warps=4, registers=CONSUMER_REGISTERS, replicate=NUM_MMA_GROUPS):  # consumers
             cid: tl.constexpr = tlx.async_task_replica_id()
             _attend(cid, sm_scale, my_tiles, pid, nprogs, num_pid_m, tile_table, N_CTX, q_tiles, q_fulls, k_fulls,
                     k_tiles, k_empties, v_tiles, v_fulls, v_empties, lse_ptr, o_tiles, desc_o, q_empties, tile_ids,
-                    HEAD_DIM, BLOCK_M, BLOCK_N, K_STAGES, V_STAGES, Q_BUFFERS, CAUSAL, TILE_ORDER, ALIAS, DIAG_FIRST,
+                    HEAD_DIM, BLOCK_M, BLOCK_N, K_STAGES, V_STAGES, Q_BUFFERS, CAUSAL, TILE_ORDER, ALIAS, BLOCK_ORDER,
                     O_OVER_Q, O_OVER_V, O_ENTRIES, LATE_Q_HANDBACK, PINGPONG, Q_REG_COLS, NUM_MMA_GROUPS, dtype,
                     P_16BIT, RESCALE_SKIP, PV_IN_TURN, LATE_PV_WAIT, CLUSTER, LANE_SUMS)
 
@@ -440,7 +439,7 @@ def attention(q, k, v, causal=False, sm_scale=None, alias=True, block_n=None, st
               num_sms=None, return_lse=False, consumer_registers=None, v_stages=None, pingpong=True,
               late_q_handback=True, diagonal_first=None, o_staging=None, q_reg_cols=None, groups=None,
               p_16bit=None, rescale_skip=None, pv_in_turn=None, tile_order=None, thread_arrives=None, cluster=None,
-              late_pv_wait=None, lane_sums=None, l2_hints=False):
+              late_pv_wait=None, lane_sums=None, l2_hints=False, kv_order="ascending"):
     """softmax(Q K^T * sm_scale) V for (batch, heads, N, head_dim) fp16/bf16 tensors on a Hopper GPU
     (N a multiple of 128; head_dim 64, 128 or 256). Options left at None take
     default_config, default_groups, default_issue and default_schedule's choices; what each
@@ -456,8 +455,7 @@ def attention(q, k, v, causal=False, sm_scale=None, alias=True, block_n=None, st
     if N_CTX % 128:
         raise ValueError(f"attention: the sequence length must be a multiple of 128, got {N_CTX}")
     schedule = default_schedule(HEAD_DIM, N_CTX, alias, block_n, stages, v_stages, q_buffers)
-    o_staging = o_staging or schedule["o_staging"]
-    v_stages = v_stages or schedule["v_stages"]
+    o_staging, v_stages = o_staging or schedule["o_staging"], v_stages or schedule["v_stages"]
     q_reg_cols = schedule["q_reg_cols"] if q_reg_cols is None else q_reg_cols
     num_pid_m = triton.cdiv(N_CTX, BLOCK_M)
     tile_order = tile_order or ("table" if causal else "rows")
@@ -482,7 +480,8 @@ def attention(q, k, v, causal=False, sm_scale=None, alias=True, block_n=None, st
     default_n, default_stages, default_q = default_config(HEAD_DIM, alias)
     block_n, stages, q_buffers = block_n or default_n, stages or default_stages, q_buffers or default_q
     v_stages = v_stages or stages
-    diagonal_first = (HEAD_DIM > 64 or N_CTX <= 1024) if diagonal_first is None else diagonal_first
+    order = block_order((HEAD_DIM > 64 or N_CTX <= 1024) if diagonal_first is None else diagonal_first, kv_order,
+                        causal, BLOCK_M, block_n)
     sm_scale = 1.0 / math.sqrt(HEAD_DIM) if sm_scale is None else sm_scale
     q, k, v = (t.contiguous() for t in (q, k, v))
     o = torch.empty_like(q)
@@ -496,7 +495,7 @@ def attention(q, k, v, causal=False, sm_scale=None, alias=True, block_n=None, st
     constexprs = dict(HEAD_DIM=HEAD_DIM, BLOCK_M=BLOCK_M, BLOCK_N=block_n, K_STAGES=stages, V_STAGES=v_stages,
                       CAUSAL=causal, TILE_ORDER=tile_order, ALIAS=alias, Q_BUFFERS=q_buffers,
                       CONSUMER_REGISTERS=consumer_registers, PINGPONG=pingpong, LATE_Q_HANDBACK=late_q_handback,
-                      DIAGONAL_FIRST=diagonal_first, O_STAGING=o_staging, Q_REG_COLS=q_reg_cols,
+                      BLOCK_ORDER=order, O_STAGING=o_staging, Q_REG_COLS=q_reg_cols,
                       NUM_MMA_GROUPS=groups, P_16BIT=p_16bit, RESCALE_SKIP=rescale_skip, PV_IN_TURN=pv_in_turn,
                       THREAD_ARRIVES=thread_arrives, CLUSTER=cluster, LATE_PV_WAIT=late_pv_wait,
                       LANE_SUMS=check_flag("lane_sums", issue[5] if lane_sums is None else lane_sums),
@@ -522,19 +521,20 @@ def compile_for_sm90(head_dim=128, causal=False, alias=True, block_n=None, stage
                      dtype="fp16", v_stages=None, pingpong=True, late_q_handback=True, diagonal_first=True,
                      o_staging="q", q_reg_cols=0, consumer_registers=None, groups=2, p_16bit=False,
                      rescale_skip=False, pv_in_turn=False, tile_order=None, thread_arrives="kqv", cluster=1,
-                     late_pv_wait=False, lane_sums=False, l2_hints=False):
+                     late_pv_wait=False, lane_sums=False, l2_hints=False, kv_order="ascending"):
     """The kernel compiled for sm_90 without a GPU (consumer_registers left
     at None: consumer_registers_for's, 232 where attention() schedules)."""
     from triton.backends.compiler import GPUTarget
     rescale_skip = check_rescale_skip(rescale_skip)
     default_n, default_stages, default_q = default_config(head_dim, alias)
     stages = stages or default_stages
+    order = block_order(diagonal_first, kv_order, causal, 64 * groups, block_n or default_n)
     constexprs = dict(HEAD_DIM=head_dim, BLOCK_M=64 * groups, BLOCK_N=block_n or default_n, K_STAGES=stages,
                       V_STAGES=v_stages or stages, CAUSAL=causal,
                       TILE_ORDER=tile_order or ("table" if causal else "rows"), ALIAS=alias,
                       Q_BUFFERS=q_buffers or default_q, PINGPONG=pingpong,
                       CONSUMER_REGISTERS=consumer_registers or consumer_registers_for(groups, late_pv_wait, 232),
-                      LATE_Q_HANDBACK=late_q_handback, DIAGONAL_FIRST=diagonal_first, O_STAGING=o_staging,
+                      LATE_Q_HANDBACK=late_q_handback, BLOCK_ORDER=order, O_STAGING=o_staging,
                       Q_REG_COLS=q_reg_cols, NUM_MMA_GROUPS=groups, P_16BIT=p_16bit,
                       RESCALE_SKIP=rescale_skip,
                       PV_IN_TURN=pv_in_turn, THREAD_ARRIVES=thread_arrives, CLUSTER=cluster,

@@ -106,6 +106,23 @@ def check_flag(name, option):
     return option
 
 
+def block_order(diagonal_first, kv_order, causal, block_m, block_n):
+    """The kernel's BLOCK_ORDER (_block_start): "ascending", or, for a causal
+    tile whose diagonal spans whole K/V blocks, its diagonal (masked) blocks
+    first and then the others ascending ("diagonal_first") or, with
+    kv_order "descending", from the diagonal down to the first
+    ("diagonal_first_descending", FlashAttention-3's order: the tiles of a
+    head that start apart read a block near their ends, close in time)."""
+    if kv_order not in ("ascending", "descending"):
+        raise ValueError(f"attention: kv_order must be 'ascending' or 'descending', got {kv_order!r}")
+    if not (diagonal_first and causal and block_m % block_n == 0):
+        if kv_order == "descending":
+            raise ValueError("attention: kv_order='descending' orders the K/V blocks after a causal tile's "
+                             "diagonal: it needs causal=True, diagonal_first and tiles of whole K/V blocks")
+        return "ascending"
+    return "diagonal_first_descending" if kv_order == "descending" else "diagonal_first"
+
+
 def check_thread_arrives(option):
     if option not in ("kqv", "kq", ""):
         raise ValueError(f"attention: thread_arrives must be 'kqv', 'kq' or '', got {option!r}")

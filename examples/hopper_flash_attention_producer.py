@@ -32,7 +32,7 @@ def _load_tile(desc_q, desc_k, desc_v, q_tiles, k_tiles, v_tiles, q_fulls, q_emp
                v_empties, k_peer_empties, v_peer_empties, tile_ids, tile, tile_count, kv_count, start_m, off_hz,
                num_pid_m, N_CTX, rank, HEAD_DIM: tl.constexpr, BLOCK_M: tl.constexpr, BLOCK_N: tl.constexpr,
                K_STAGES: tl.constexpr, V_STAGES: tl.constexpr, Q_BUFFERS: tl.constexpr, CAUSAL: tl.constexpr,
-               TILE_ORDER: tl.constexpr, DIAG_FIRST: tl.constexpr, O_OVER_V: tl.constexpr, O_ENTRIES: tl.constexpr,
+               TILE_ORDER: tl.constexpr, BLOCK_ORDER: tl.constexpr, O_OVER_V: tl.constexpr, O_ENTRIES: tl.constexpr,
                NUM_MMA_GROUPS: tl.constexpr, dtype: tl.constexpr, CLUSTER: tl.constexpr, L2_HINTS: tl.constexpr):
     """The producer's tile_count-th tile: its Q halves (in the "dynamic"
     order with the tile beside them), then its K/V blocks; with O over V,
@@ -59,7 +59,7 @@ def _load_tile(desc_q, desc_k, desc_v, q_tiles, k_tiles, v_tiles, q_fulls, q_emp
     for part in tl.static_range(3 if SPLIT else 1):
         start, end = _kv_part(part, lo, hi, first_row, BLOCK_N, SPLIT)
         for kv_pos in range(start, end, BLOCK_N):
-            kv_start = _block_start(kv_pos, lo, hi, BLOCK_M * CLUSTER, DIAG_FIRST)
+            kv_start = _block_start(kv_pos, lo, hi, BLOCK_M * CLUSTER, BLOCK_N, BLOCK_ORDER)
             _load_kv(desc_k, k_tiles, k_fulls, k_empties, k_peer_empties, kv_count, row0 + kv_start, rank,
                      K_STAGES, BLOCK_N * HEAD_DIM * ELEM, CLUSTER, KV_EVICT)
             _load_kv(desc_v, v_tiles, v_fulls, v_empties, v_peer_empties, kv_count + v_shift, row0 + kv_start,
@@ -78,7 +78,7 @@ def _load_tiles(desc_q, desc_k, desc_v, q_tiles, k_tiles, v_tiles, q_fulls, q_em
                 v_empties, k_peer_empties, v_peer_empties, tile_ids, my_tiles, pid, nprogs, num_pid_m, tile_table,
                 N_CTX, HEAD_DIM: tl.constexpr, BLOCK_M: tl.constexpr, BLOCK_N: tl.constexpr, K_STAGES: tl.constexpr,
                 V_STAGES: tl.constexpr, Q_BUFFERS: tl.constexpr, CAUSAL: tl.constexpr, TILE_ORDER: tl.constexpr,
-                DIAG_FIRST: tl.constexpr, O_OVER_V: tl.constexpr, O_ENTRIES: tl.constexpr,
+                BLOCK_ORDER: tl.constexpr, O_OVER_V: tl.constexpr, O_ENTRIES: tl.constexpr,
                 NUM_MMA_GROUPS: tl.constexpr, dtype: tl.constexpr, CLUSTER: tl.constexpr, L2_HINTS: tl.constexpr):
     """The producer: its program's tiles (_load_tile); in the "dynamic"
     order (my_tiles: the tiles of all programs) as long as the counter hands
@@ -100,7 +100,7 @@ def _load_tiles(desc_q, desc_k, desc_v, q_tiles, k_tiles, v_tiles, q_fulls, q_em
             kv_count = _load_tile(desc_q, desc_k, desc_v, q_tiles, k_tiles, v_tiles, q_fulls, q_empties, k_fulls,
                                   k_empties, v_fulls, v_empties, k_peer_empties, v_peer_empties, tile_ids, tile,
                                   tile_count, kv_count, start_m, off_hz, num_pid_m, N_CTX, rank, HEAD_DIM, BLOCK_M,
-                                  BLOCK_N, K_STAGES, V_STAGES, Q_BUFFERS, CAUSAL, TILE_ORDER, DIAG_FIRST, O_OVER_V,
+                                  BLOCK_N, K_STAGES, V_STAGES, Q_BUFFERS, CAUSAL, TILE_ORDER, BLOCK_ORDER, O_OVER_V,
                                   O_ENTRIES, NUM_MMA_GROUPS, dtype, CLUSTER, L2_HINTS)
             tile = _next_tile(asked, tile_table, my_tiles, nprogs, pid, tile_count, CLUSTER)
             tile_count += 1
@@ -117,6 +117,6 @@ def _load_tiles(desc_q, desc_k, desc_v, q_tiles, k_tiles, v_tiles, q_fulls, q_em
             kv_count = _load_tile(desc_q, desc_k, desc_v, q_tiles, k_tiles, v_tiles, q_fulls, q_empties, k_fulls,
                                   k_empties, v_fulls, v_empties, k_peer_empties, v_peer_empties, tile_ids, 0,
                                   tile_count, kv_count, start_m, off_hz, num_pid_m, N_CTX, rank, HEAD_DIM, BLOCK_M,
-                                  BLOCK_N, K_STAGES, V_STAGES, Q_BUFFERS, CAUSAL, TILE_ORDER, DIAG_FIRST, O_OVER_V,
+                                  BLOCK_N, K_STAGES, V_STAGES, Q_BUFFERS, CAUSAL, TILE_ORDER, BLOCK_ORDER, O_OVER_V,
                                   O_ENTRIES, NUM_MMA_GROUPS, dtype, CLUSTER, L2_HINTS)
     _meet_cluster(CLUSTER)

@@ -68,14 +68,19 @@ def _tile_rows(start_m, num_pid_m, N_CTX, BLOCK_M: tl.constexpr, CAUSAL: tl.cons
 
 
 @triton.jit
-def _block_start(kv_pos, lo, hi, BLOCK_M: tl.constexpr, DIAGONAL_FIRST: tl.constexpr):
-    """Where the K/V block at loop position kv_pos begins: in order, or
-    (DIAGONAL_FIRST) the diagonal's BLOCK_M // BLOCK_N blocks first and then
-    the others in order, so that a causal tile's masked blocks come first and
-    the loop after them needs no mask (a masked softmax in the loop made
-    ptxas spill there)."""
-    if DIAGONAL_FIRST:
+def _block_start(kv_pos, lo, hi, BLOCK_M: tl.constexpr, BLOCK_N: tl.constexpr, BLOCK_ORDER: tl.constexpr):
+    """Where the K/V block at loop position kv_pos begins, by BLOCK_ORDER
+    (block_order): "ascending" in order; "diagonal_first" the diagonal's
+    BLOCK_M // BLOCK_N blocks first and then the others in order, so that a
+    causal tile's masked blocks come first and the loop after them needs no
+    mask (a masked softmax in the loop made ptxas spill there);
+    "diagonal_first_descending" the others from the diagonal down to lo.
+    The diagonal's own blocks stay ascending: its first holds a key that
+    every row of the tile sees, so no row's max starts at -inf."""
+    if BLOCK_ORDER == "diagonal_first":
         return tl.where(kv_pos < lo + BLOCK_M, kv_pos + (hi - BLOCK_M - lo), kv_pos - BLOCK_M)
+    elif BLOCK_ORDER == "diagonal_first_descending":
+        return tl.where(kv_pos < lo + BLOCK_M, kv_pos + (hi - BLOCK_M - lo), hi + lo - BLOCK_N - kv_pos)
     else:
         return kv_pos
 

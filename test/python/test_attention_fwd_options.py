@@ -213,3 +213,45 @@ def test_flash_attention_l2_hints_refusal():
     with pytest.raises(ValueError) as error:
         fa.compile_for_sm90(64, l2_hints="yes")
     assert str(error.value) == "attention: l2_hints must be True or False, got 'yes'"
+
+
+@pytest.mark.parametrize("head_dim, options, diagonal", [(256, {}, 128), (128, dict(cluster=2, tile_order="table"), 256)])
+def test_flash_attention_descending_kv_order_loads_down_from_the_diagonal(head_dim, options, diagonal, tmp_path,
+                                                                          monkeypatch):
+    """kv_order="descending": after a causal tile's diagonal blocks (a
+    cluster's, in clusters) the producer loads the block at loop position
+    kv_pos from row hi - BLOCK_N - kv_pos, down to the first; ascending, from
+    kv_pos - diagonal. The consumers' unmasked loop takes no position. The
+    hazard analysis finds nothing in either."""
+    import hopper_flash_attention as fa
+
+    monkeypatch.setenv("TRITON_CACHE_DIR", str(tmp_path))  # compile afresh: the analysis runs
+    monkeypatch.setenv("TLX_ALIAS_HAZARDS", "error")
+
+    def producer_loop(kv_order):
+        ttgir = fa.compile_for_sm90(head_dim, causal=True, kv_order=kv_order, **options).asm["ttgir"]
+        producer = ttgir[ttgir.index("ttg.warp_specialize"):ttgir.index("partition0(")]
+        loop = re.search(r"scf\.for %kv_pos = %c0_i32 to (%hi\w*) step %c(\d+)_i32", producer)
+        return producer, loop.group(1), int(loop.group(2))
+
+    producer, hi, block_n = producer_loop("ascending")
+    assert re.search(rf"arith\.subi %kv_pos, %c{diagonal}_i32", producer)
+    producer, hi, block_n = producer_loop("descending")
+    top = re.search(rf"(%\w+) = arith\.addi {hi}, %c-{block_n}_i32", producer).group(1)
+    assert re.search(rf"= arith\.subi {top}, %kv_pos ", producer)
+    assert not re.search(r"arith\.subi %kv_pos, %c\d+_i32", producer)
+
+
+@pytest.mark.parametrize("options, message", [
+    (dict(kv_order="down"), "attention: kv_order must be 'ascending' or 'descending', got 'down'"),
+    (dict(kv_order="descending"), "attention: kv_order='descending' orders the K/V blocks after a causal tile's "
+                                  "diagonal: it needs causal=True, diagonal_first and tiles of whole K/V blocks"),
+    (dict(kv_order="descending", causal=True, diagonal_first=False), "attention: kv_order='descending' orders the "
+     "K/V blocks after a causal tile's diagonal: it needs causal=True, diagonal_first and tiles of whole K/V blocks"),
+])
+def test_flash_attention_kv_order_refusals(options, message):
+    import hopper_flash_attention as fa
+
+    with pytest.raises(ValueError) as error:
+        fa.compile_for_sm90(128, **options)
+    assert str(error.value) == message

@@ -1,0 +1,31 @@
+"""benchmarks/attention_l2_model.py: the LRU model of the K/V bytes a causal
+forward reads, by the order of the blocks after the diagonal."""
+import os
+import sys
+
+from conftest import ROOT
+
+sys.path.insert(0, os.path.join(ROOT, "benchmarks"))
+import attention_l2_model as model  # noqa: E402
+
+D256_4096 = (128, 256, 4096, 256, 64, 66)  # heads, head dim, N, a cluster's rows, BLOCK_N, clusters
+
+
+def test_a_cache_that_holds_every_head_reads_each_block_once():
+    for descending in (False, True):
+        read, least = model.kv_reads(*D256_4096, l2_mib=1024, spread=0.12, descending=descending)
+        assert read == least == 128 * 2 * 4096 * 256 * 2 / 1e6
+
+
+def test_descending_blocks_read_less_where_tiles_of_a_head_start_apart():
+    ascending, least = model.kv_reads(*D256_4096, l2_mib=20, spread=0.0, descending=False)
+    descending, _ = model.kv_reads(*D256_4096, l2_mib=20, spread=0.0, descending=True)
+    assert descending == least < ascending
+
+
+def test_prints_a_row_per_shape_cache_and_spread(capsys):
+    model.main(["--l2-mib", "1024", "--spread", "0"])
+    rows = capsys.readouterr().out.splitlines()
+    assert rows[0] == "shape | L2 MiB | spread | ascending MB | descending MB | least MB"
+    assert rows[1] == "D256 causal N=4096, clusters of two | 1024 | 0 | 537 | 537 | 537"
+    assert len(rows) == 1 + len(model.SHAPES)

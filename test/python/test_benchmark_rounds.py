@@ -1,0 +1,34 @@
+"""benchmarks/sides.round_order: the order of each timing round. Rotations
+alone let a kernel always follow the same one (on an H200 the aliased
+forward right after FA3 ran its slowest rounds); a Williams design lets
+each follow every other equally often."""
+import collections
+import os
+import sys
+
+import pytest
+
+from conftest import ROOT
+
+sys.path.insert(0, os.path.join(ROOT, "benchmarks"))
+import sides  # noqa: E402
+
+
+@pytest.mark.parametrize("count", range(1, 10))
+def test_each_kernel_follows_every_other_equally_often_and_holds_every_place(count):
+    cycle = count if count % 2 == 0 else 2 * count
+    orders = [sides.round_order(count, r) for r in range(cycle)]
+    assert all(sorted(order) == list(range(count)) for order in orders)
+    follows = collections.Counter((a, b) for order in orders for a, b in zip(order, order[1:]))
+    assert set(follows) == {(a, b) for a in range(count) for b in range(count) if a != b}
+    assert len(set(follows.values())) <= 1
+    places = collections.Counter((place, k) for order in orders for place, k in enumerate(order))
+    assert len(places) == count * count and len(set(places.values())) == 1
+
+
+def test_the_orders_repeat_with_their_cycle():
+    assert [sides.round_order(4, r) for r in range(5)] == [[0, 1, 3, 2], [1, 2, 0, 3], [2, 3, 1, 0], [3, 0, 2, 1],
+                                                           [0, 1, 3, 2]]
+    assert sides.round_order(3, 3) == sides.round_order(3, 0)[::-1]
+    assert sides.round_order(3, 6) == sides.round_order(3, 0)
+    assert sides.round_order(0, 5) == []
