@@ -12,7 +12,7 @@ runs the peer's (fbtriton 3.7.4) persistent GEMM tutorials in its own process
 (it is a replacement `triton`); the table keeps the fastest per shape. Every
 result is checked against torch.matmul. Times are medians of
 triton.testing.do_bench; each provider is measured in ROUNDS interleaved
-rounds and keeps its best median, so all see the same clocks.
+rounds (sides.round_order) and keeps its best median, so all see the same clocks.
 """
 import argparse
 import json
@@ -135,10 +135,10 @@ def run_side(side, out_path, only=None):
                     row["correct"] = bool(err <= 1e-2 * ref.abs().max().item())
                 except Exception as error:  # a provider that fails is a result too
                     row["error"] = f"{type(error).__name__}: {error}"[:2000]
-            for _ in range(ROUNDS):
-                for name, fn in fns.items():
-                    if "error" in rows[name]:
-                        continue
+            ready = [name for name in fns if "error" not in rows[name]]
+            for r in range(ROUNDS):  # no provider always right after the same one (sides.round_order)
+                for name in (ready[i] for i in sides.round_order(len(ready), r)):
+                    fn = fns[name]
                     ms = triton.testing.do_bench(lambda: fn(a, b), warmup=100, rep=500, return_mode="median")
                     rows[name]["ms"] = min(ms, rows[name].get("ms", ms))
             for row in rows.values():
