@@ -375,7 +375,8 @@ def attn_fwd_kernel(sm_scale, lse_ptr, Z, H, desc_q, desc_k, desc_v, desc_o, N_C
     # V ring entries per tile beside its K/V blocks: one O entry per consumer
     O_ENTRIES: tl.constexpr = NUM_MMA_GROUPS if O_OVER_V else 0
     tl.static_assert(O_STAGING == "q" or O_STAGING == "v", "O_STAGING must be \"q\" or \"v\"")
-    tl.static_assert(BLOCK_ORDER == "ascending" or CAUSAL and BLOCK_M % BLOCK_N == 0, "see block_order")
+    tl.static_assert(BLOCK_ORDER == "ascending" or CAUSAL and BLOCK_M % BLOCK_N == 0,
+                     "BLOCK_ORDER: the diagonal first needs a causal tile of whole K/V blocks (block_order)")
 
     if O_OVER_Q:
         spec = tlx.storage_alias_spec(storage=tlx.storage_kind.smem)
