@@ -107,11 +107,13 @@ def test_causal_attention_diagonal_block_first_or_last(head_dim, diagonal_first)
 
 @pytest.mark.parametrize("growing_scores", [False, True])
 @pytest.mark.parametrize("head_dim, options", [(64, {}), (128, {}), (128, dict(cluster=2)), (256, {}),
-                                               (256, dict(cluster=2))])
+                                               (256, dict(cluster=2)), (128, dict(tile_order="dynamic", cluster=1)),
+                                               (256, dict(tile_order="dynamic", cluster=2))])
 def test_causal_attention_descending_kv_order(head_dim, options, growing_scores):
     """kv_order="descending": the diagonal's blocks, then the others from the
-    diagonal down to the first (a cluster's diagonal in clusters); with
-    growing scores (later keys higher) a row's largest scores come first."""
+    diagonal down to the first (a cluster's diagonal in clusters), in the
+    table's order and the dynamic one; with growing scores (later keys
+    higher) a row's largest scores come first."""
     n = 2048 if head_dim == 256 else 1024  # 256 in clusters: O over Q from 2048; 64 diagonal first up to 1024
     check(True, head_dim, True, torch.bfloat16, n=n, growing_scores=growing_scores, kv_order="descending", **options)
 
