@@ -6,8 +6,8 @@ same command, the peer's (fbtriton 3.7.4) Hopper attention tutorials. The peer's
 tutorials also run under tlx_alias (imports changed only) at N = 4096.
 
     python benchmarks/attention.py                     # both sides, each in its own process
-    python benchmarks/attention.py --side ours --out ours.jsonl [--dtypes bf16] [--rounds 21 --rep-ms 30]
-    python benchmarks/attention.py --table a.jsonl b.jsonl [--markdown]
+    python benchmarks/attention.py --side ours --out ours.jsonl [--dtypes bf16] [--rounds 24 --rep-ms 30]
+    python benchmarks/attention.py --table a.jsonl b.jsonl [--markdown | --after]
 
 Shapes: N in {1024, 4096, 16384} with batch * N = 16384 tokens, 32 heads,
 head dims {64, 128, 256}, causal and not, fp16 and bf16. TFLOP/s count 4 * B * H *
@@ -249,10 +249,13 @@ def measure_shape(side, fns, dtype, z, h, n, d, causal, rounds, rep_ms=REP_MS):
         except Exception as error:
             row["error"] = f"{type(error).__name__}: {error}"[:600]
         rows.append(row)
+    previous = None
     for r in range(rounds):  # no kernel always right after the same one (sides.round_order)
         for row, fn in (runs[i] for i in sides.round_order(len(runs), r)):
             row.setdefault("ms_rounds", []).append(triton.testing.do_bench(
                 lambda: fn(q, k, v, causal), warmup=25, rep=rep_ms, return_mode="median"))
+            row.setdefault("after", []).append(previous)  # the kernel that ran right before each round's
+            previous = row["name"]
     for row, _ in runs:
         row["ms"] = sorted(row["ms_rounds"])[len(row["ms_rounds"]) // 2]
         row["tflops"] = flops / row["ms"] * 1e-9
@@ -260,6 +263,23 @@ def measure_shape(side, fns, dtype, z, h, n, d, causal, rounds, rep_ms=REP_MS):
 
 
 DTYPES = {"fp16": "float16", "bf16": "bfloat16"}
+
+
+def by_predecessor(rows):
+    """Each kernel's median time by the kernel that ran right before it
+    (rows that name it in "after"), a line per row: does a kernel's time
+    depend on what ran before it?"""
+    lines = []
+    for row in rows:
+        times = {}
+        for before, ms in zip(row.get("after", ()), row.get("ms_rounds", ())):
+            times.setdefault(before or "(none)", []).append(ms)
+        if times:
+            cells = "; ".join(f"after {name}: {sorted(t)[len(t) // 2]:.3f} ms x{len(t)}"
+                              for name, t in sorted(times.items()))
+            lines.append(f"{row['dtype']} N={row['N']} D={row['D']}{' causal' if row['causal'] else ''} {row['name']}: "
+                         f"{cells}")
+    return "\n".join(lines)
 
 
 def table(rows):
@@ -364,6 +384,7 @@ def main():
     parser.add_argument("--rep-ms", type=int, default=REP_MS, help="milliseconds each kernel runs in a round")
     parser.add_argument("--quick", action="store_true", help="N = 4096 and 16384 only")
     parser.add_argument("--markdown", action="store_true", help="with --table: the README's table")
+    parser.add_argument("--after", action="store_true", help="with --table: each kernel's time by its predecessor")
     parser.add_argument("--head-dims", nargs="+", type=int, choices=HEAD_DIMS, help="these head dims only")
     parser.add_argument("--masks", choices=["causal", "none"], help="causal shapes only, or non-causal only")
     parser.add_argument("--only", nargs="+", default=[], metavar="NAME",
@@ -371,7 +392,7 @@ def main():
     args = parser.parse_args()
     if args.table:
         rows = sides.read_rows(args.table)
-        print(markdown(rows) if args.markdown else table(rows))
+        print(markdown(rows) if args.markdown else by_predecessor(rows) if args.after else table(rows))
     elif args.side:
         run_side(args.side, args.out, args.dtypes, args.rounds, args.quick, args.head_dims, args.only, args.masks,
                  args.rep_ms)

@@ -32,3 +32,15 @@ def test_the_orders_repeat_with_their_cycle():
     assert sides.round_order(3, 3) == sides.round_order(3, 0)[::-1]
     assert sides.round_order(3, 6) == sides.round_order(3, 0)
     assert sides.round_order(0, 5) == []
+
+
+def test_attention_rows_give_each_kernels_time_by_its_predecessor():
+    import attention
+
+    rows = [dict(dtype="bf16", N=4096, D=256, causal=True, name="aliased", ms_rounds=[1.70, 1.84, 1.72, 1.86, 1.71],
+                 after=[None, "FA3", "SDPA", "FA3", "SDPA"]),
+            dict(dtype="bf16", N=4096, D=256, causal=True, name="SDPA", ms_rounds=[1.9]),  # no "after": an old run
+            dict(dtype="fp16", N=1024, D=64, causal=False, name="FA3", ms_rounds=[0.5, 0.6], after=["aliased", "SDPA"])]
+    assert attention.by_predecessor(rows).splitlines() == [
+        "bf16 N=4096 D=256 causal aliased: after (none): 1.700 ms x1; after FA3: 1.860 ms x2; after SDPA: 1.720 ms x2",
+        "fp16 N=1024 D=64 FA3: after SDPA: 0.600 ms x1; after aliased: 0.500 ms x1"]
