@@ -38,9 +38,9 @@ SHAPES = [
 
 
 def _table_programs(heads, num_pid_m, block_m, block_n, n_ctx, nprogs, head_bytes):
-    """Each program's tiles, (head, row block) in its order, and nothing to hand out later."""
+    """Each program's tiles, (head, row block), in the table's order."""
     _, programs = tiles.causal_tile_table(heads, num_pid_m, block_m, block_n, n_ctx, nprogs, head_bytes)
-    return [[divmod(tile, num_pid_m) for tile in program] for program in programs], []
+    return [[divmod(tile, num_pid_m) for tile in program] for program in programs]
 
 
 def _dynamic_order(heads, num_pid_m, head_bytes):
@@ -57,8 +57,8 @@ def kv_reads(heads, head_dim, n_ctx, block_m, block_n, nprogs, l2_mib, spread, d
     block_bytes = 2 * block_n * head_dim * 2  # a K and a V block, 16 bits
     head_bytes = 2 * n_ctx * head_dim * 2
     diagonal = block_m // block_n
-    if order == "table":
-        programs, queue = _table_programs(heads, num_pid_m, block_m, block_n, n_ctx, nprogs, head_bytes)
+    if order == "table":  # every tile in a program's list: none handed out later
+        programs, queue = _table_programs(heads, num_pid_m, block_m, block_n, n_ctx, nprogs, head_bytes), []
     else:  # each program starts with one tile, then takes the next as it comes free
         queue = _dynamic_order(heads, num_pid_m, head_bytes)
         programs, queue = [[tile] for tile in queue[:nprogs]], queue[nprogs:]

@@ -77,12 +77,13 @@ def _block_start(kv_pos, lo, hi, BLOCK_M: tl.constexpr, BLOCK_N: tl.constexpr, B
     "diagonal_first_descending" the others from the diagonal down to lo.
     The diagonal's own blocks stay ascending: its first holds a key that
     every row of the tile sees, so no row's max starts at -inf."""
-    if BLOCK_ORDER == "diagonal_first":
-        return tl.where(kv_pos < lo + BLOCK_M, kv_pos + (hi - BLOCK_M - lo), kv_pos - BLOCK_M)
-    elif BLOCK_ORDER == "diagonal_first_descending":
-        return tl.where(kv_pos < lo + BLOCK_M, kv_pos + (hi - BLOCK_M - lo), hi + lo - BLOCK_N - kv_pos)
-    else:
+    if BLOCK_ORDER == "ascending":
         return kv_pos
+    else:
+        on_diagonal = kv_pos < lo + BLOCK_M
+        diagonal_block = kv_pos + (hi - BLOCK_M - lo)
+        rest = kv_pos - BLOCK_M if BLOCK_ORDER == "diagonal_first" else hi + lo - BLOCK_N - kv_pos
+        return tl.where(on_diagonal, diagonal_block, rest)
 
 
 @triton.jit
