@@ -440,7 +440,7 @@ def attention(q, k, v, causal=False, sm_scale=None, alias=True, block_n=None, st
               num_sms=None, return_lse=False, consumer_registers=None, v_stages=None, pingpong=True,
               late_q_handback=True, diagonal_first=None, o_staging=None, q_reg_cols=None, groups=None,
               p_16bit=None, rescale_skip=None, pv_in_turn=None, tile_order=None, thread_arrives=None, cluster=None,
-              late_pv_wait=None, lane_sums=None, l2_hints=False, kv_order="ascending"):
+              late_pv_wait=None, lane_sums=None, l2_hints=False, kv_order=None):
     """softmax(Q K^T * sm_scale) V for (batch, heads, N, head_dim) fp16/bf16 tensors on a Hopper GPU
     (N a multiple of 128; head_dim 64, 128 or 256). Options left at None take
     default_config, default_groups, default_issue and default_schedule's choices; what each
@@ -482,7 +482,7 @@ def attention(q, k, v, causal=False, sm_scale=None, alias=True, block_n=None, st
     block_n, stages, q_buffers = block_n or default_n, stages or default_stages, q_buffers or default_q
     v_stages = v_stages or stages
     order = block_order((HEAD_DIM > 64 or N_CTX <= 1024) if diagonal_first is None else diagonal_first, kv_order,
-                        causal, BLOCK_M, block_n)
+                        causal, BLOCK_M, block_n, HEAD_DIM, N_CTX)
     sm_scale = 1.0 / math.sqrt(HEAD_DIM) if sm_scale is None else sm_scale
     q, k, v = (t.contiguous() for t in (q, k, v))
     o = torch.empty_like(q)
