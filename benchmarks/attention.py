@@ -15,7 +15,8 @@ N^2 * D flops (half of it when causal). Errors are max abs differences from
 SDPA's output. Every shape's kernels are timed in `--rounds` interleaved rounds
 of `--rep-ms` each (do_bench medians; a row's time is the median of its
 rounds), so that the GPU's clock drift reaches them alike, in orders where each
-kernel follows every other equally often (sides.round_order): the acceptance runs
+kernel follows every other equally often (sides.round_order; the same GEMM runs
+before each round, sides.between_rounds, so that rounds' boundaries do too): the acceptance runs
 take 24 rounds of 30 ms (benchmarks/README.md). cuBLAS's 8192^3 fp16 GEMM,
 timed at the run's start and end, gives the GPU's matmul speed beside them.
 """
@@ -249,8 +250,9 @@ def measure_shape(side, fns, dtype, z, h, n, d, causal, rounds, rep_ms=REP_MS):
         except Exception as error:
             row["error"] = f"{type(error).__name__}: {error}"[:600]
         rows.append(row)
-    previous = None
-    for r in range(rounds):  # no kernel always right after the same one (sides.round_order)
+    for r in range(rounds):  # no kernel always right after the same one (sides.round_order, between_rounds)
+        sides.between_rounds()
+        previous = sides.SPACER
         for row, fn in (runs[i] for i in sides.round_order(len(runs), r)):
             row.setdefault("ms_rounds", []).append(triton.testing.do_bench(
                 lambda: fn(q, k, v, causal), warmup=25, rep=rep_ms, return_mode="median"))

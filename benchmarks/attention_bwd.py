@@ -132,7 +132,8 @@ def run_shape(z, h, n, d, causal, dtype, table, rounds, emit):
         except Exception as error:  # a backend that does not take this shape
             emit(dict(provider=name, n=n, head_dim=d, causal=causal, error=f"{type(error).__name__}: {error}"[:300]))
     order = [name for name in fns if name in times]
-    for r in range(rounds):  # no provider always right after the same one (sides.round_order)
+    for r in range(rounds):  # no provider always right after the same one (sides.round_order, between_rounds)
+        sides.between_rounds()
         for name in (order[i] for i in sides.round_order(len(order), r)):
             times[name].append(triton.testing.do_bench(fns[name], warmup=25, rep=100))
     sdpa_ms = statistics.median(times["torch SDPA"]) if times.get("torch SDPA") else None

@@ -136,7 +136,8 @@ def run_side(side, out_path, only=None):
                 except Exception as error:  # a provider that fails is a result too
                     row["error"] = f"{type(error).__name__}: {error}"[:2000]
             ready = [name for name in fns if "error" not in rows[name]]
-            for r in range(ROUNDS):  # no provider always right after the same one (sides.round_order)
+            for r in range(ROUNDS):  # no provider always right after the same one (sides.round_order, between_rounds)
+                sides.between_rounds()
                 for name in (ready[i] for i in sides.round_order(len(ready), r)):
                     fn = fns[name]
                     ms = triton.testing.do_bench(lambda: fn(a, b), warmup=100, rep=500, return_mode="median")

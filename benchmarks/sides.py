@@ -36,6 +36,25 @@ def round_order(count, r):
     return order[::-1] if count % 2 and (r // count) % 2 else order
 
 
+SPACER = "(spacer GEMM)"
+_spacer = []
+
+
+def between_rounds(rep_ms=30):
+    """The same fp16 4096^3 GEMM for rep_ms before every round. Without it a
+    round's first kernel follows the previous round's last, pairs outside
+    round_order's balance: in 24 rounds of four kernels the aliased forward
+    followed its twin 11 times, FA3 and SDPA 6 each (benchmarks/README.md).
+    With it, over a cycle, each kernel follows every other and the spacer
+    equally often. SPACER is the "after" of each round's first kernel."""
+    import torch
+    import triton
+    if not _spacer:
+        _spacer.append(torch.randn(4096, 4096, device="cuda", dtype=torch.float16))
+    a = _spacer[0]
+    triton.testing.do_bench(lambda: a @ a, warmup=0, rep=rep_ms)
+
+
 def read_rows(paths):
     """The result rows of JSON-lines files (missing files give none)."""
     rows = []

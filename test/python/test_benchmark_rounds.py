@@ -26,6 +26,21 @@ def test_each_kernel_follows_every_other_equally_often_and_holds_every_place(cou
     assert len(places) == count * count and len(set(places.values())) == 1
 
 
+@pytest.mark.parametrize("count", range(2, 10))
+def test_with_the_spacer_before_each_round_every_kernel_follows_each_other_and_it_equally_often(count):
+    cycle = count if count % 2 == 0 else 2 * count
+    sequence = [k for r in range(cycle) for k in [sides.SPACER] + sides.round_order(count, r)]
+    before = collections.Counter((a, b) for a, b in zip(sequence, sequence[1:]) if b != sides.SPACER)
+    assert set(before) == {(a, b) for a in list(range(count)) + [sides.SPACER] for b in range(count) if a != b}
+    assert len(set(before.values())) == 1
+
+
+def test_without_the_spacer_the_rounds_boundaries_tip_the_balance():
+    bare = [k for r in range(5) for k in sides.round_order(4, r)][:17]  # a cycle of 4 rounds and the next's first
+    before = collections.Counter(zip(bare, bare[1:]))
+    assert before[(1, 0)] == 2 and before[(2, 0)] == before[(3, 0)] == 1  # kernel 0 after kernel 1 twice a cycle
+
+
 def test_the_orders_repeat_with_their_cycle():
     assert [sides.round_order(4, r) for r in range(5)] == [[0, 1, 3, 2], [1, 2, 0, 3], [2, 3, 1, 0], [3, 0, 2, 1],
                                                            [0, 1, 3, 2]]
