@@ -11,7 +11,7 @@ A read that misses costs the block's K and V bytes. The model has no
 prefetch, no L2 partitions and no Q or O traffic: it compares orders, it
 does not predict Nsight Compute's counts.
 
-    python benchmarks/attention_l2_model.py [--l2-mib 20 30 40] [--spread 0 0.12] [--order dynamic]
+    python benchmarks/attention_l2_model.py [--l2-mib 20 30 40] [--spread 0 0.12] [--order dynamic] [--table-heads 2]
 
 Rows: shape, cache, spread, then the K/V megabytes read with the blocks
 after the diagonal ascending and descending (kv_order), and the least a
@@ -37,9 +37,9 @@ SHAPES = [
 ]
 
 
-def _table_programs(heads, num_pid_m, block_m, block_n, n_ctx, nprogs, head_bytes):
+def _table_programs(heads, num_pid_m, block_m, block_n, n_ctx, nprogs, head_bytes, table_heads):
     """Each program's tiles, (head, row block), in the table's order."""
-    _, programs = tiles.causal_tile_table(heads, num_pid_m, block_m, block_n, n_ctx, nprogs, head_bytes)
+    _, programs = tiles.causal_tile_table(heads, num_pid_m, block_m, block_n, n_ctx, nprogs, head_bytes, table_heads)
     return [[divmod(tile, num_pid_m) for tile in program] for program in programs]
 
 
@@ -50,15 +50,18 @@ def _dynamic_order(heads, num_pid_m, head_bytes):
             for h in range(min(group, heads - first))]
 
 
-def kv_reads(heads, head_dim, n_ctx, block_m, block_n, nprogs, l2_mib, spread, descending, seed=0, order="table"):
-    """(megabytes of K/V read from DRAM, the least possible) under the model."""
+def kv_reads(heads, head_dim, n_ctx, block_m, block_n, nprogs, l2_mib, spread, descending, seed=0, order="table",
+             table_heads=tiles.GROUP_HEADS):
+    """(megabytes of K/V read from DRAM, the least possible) under the model;
+    table_heads: the table's first group (attention()'s table_heads)."""
     rnd = random.Random(seed)
     num_pid_m = n_ctx // block_m
     block_bytes = 2 * block_n * head_dim * 2  # a K and a V block, 16 bits
     head_bytes = 2 * n_ctx * head_dim * 2
     diagonal = block_m // block_n
     if order == "table":  # every tile in a program's list: none handed out later
-        programs, queue = _table_programs(heads, num_pid_m, block_m, block_n, n_ctx, nprogs, head_bytes), []
+        programs = _table_programs(heads, num_pid_m, block_m, block_n, n_ctx, nprogs, head_bytes, table_heads)
+        queue = []
     else:  # each program starts with one tile, then takes the next as it comes free
         queue = _dynamic_order(heads, num_pid_m, head_bytes)
         programs, queue = [[tile] for tile in queue[:nprogs]], queue[nprogs:]
@@ -103,13 +106,16 @@ def main(argv=None):
     parser.add_argument("--spread", nargs="+", type=float, default=[0.0, 0.12],
                         help="standard deviation of a tile's time per block, relative")
     parser.add_argument("--order", choices=["table", "dynamic"], default="table", help="the causal tile order")
+    parser.add_argument("--table-heads", type=int, default=tiles.GROUP_HEADS,
+                        help="the table's first group of heads (attention()'s table_heads)")
     args = parser.parse_args(argv)
+    table_heads = tiles.check_table_heads(args.table_heads, "table")
     print("shape | L2 MiB | spread | ascending MB | descending MB | least MB")
     for label, *shape in SHAPES:
         for l2_mib in args.l2_mib:
             for spread in args.spread:
-                up, least = kv_reads(*shape, l2_mib, spread, descending=False, order=args.order)
-                down, _ = kv_reads(*shape, l2_mib, spread, descending=True, order=args.order)
+                up, least = kv_reads(*shape, l2_mib, spread, False, order=args.order, table_heads=table_heads)
+                down, _ = kv_reads(*shape, l2_mib, spread, True, order=args.order, table_heads=table_heads)
                 print(f"{label} | {l2_mib:g} | {spread:g} | {up:.0f} | {down:.0f} | {least:.0f}", flush=True)
 
 

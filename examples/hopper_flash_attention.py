@@ -440,7 +440,7 @@ def attention(q, k, v, causal=False, sm_scale=None, alias=True, block_n=None, st
               num_sms=None, return_lse=False, consumer_registers=None, v_stages=None, pingpong=True,
               late_q_handback=True, diagonal_first=None, o_staging=None, q_reg_cols=None, groups=None,
               p_16bit=None, rescale_skip=None, pv_in_turn=None, tile_order=None, thread_arrives=None, cluster=None,
-              late_pv_wait=None, lane_sums=None, l2_hints=False, kv_order=None):
+              late_pv_wait=None, lane_sums=None, l2_hints=False, kv_order=None, table_heads=None):
     """softmax(Q K^T * sm_scale) V for (batch, heads, N, head_dim) fp16/bf16 tensors on a Hopper GPU
     (N a multiple of 128; head_dim 64, 128 or 256). Options left at None take
     default_config, default_groups, default_issue and default_schedule's choices; what each
@@ -513,7 +513,7 @@ def attention(q, k, v, causal=False, sm_scale=None, alias=True, block_n=None, st
         nprogs = min(nprogs, resident_clusters(attn_fwd_kernel, args(stand_in), constexprs, q.device))
     stream = torch.cuda.current_stream(q.device).cuda_stream if tile_order == "dynamic" else None
     table = tile_table_tensor(tile_order, Z * H, num_pid_m // cluster, BLOCK_M * cluster, block_n, N_CTX, nprogs,
-                              2 * N_CTX * HEAD_DIM * q.element_size(), q.device, stream)  # a head's K/V bytes
+                              2 * N_CTX * HEAD_DIM * q.element_size(), q.device, stream, table_heads)
     attn_fwd_kernel[(nprogs, )](*args(table), **constexprs)
     return (o, lse) if return_lse else o
 

@@ -285,12 +285,12 @@ def _list_schedule(heads, group_heads, cost, nprogs):
 
 
 @functools.lru_cache(maxsize=64)
-def causal_tile_table(heads, num_pid_m, block_m, block_n, n_ctx, nprogs, head_bytes):
+def causal_tile_table(heads, num_pid_m, block_m, block_n, n_ctx, nprogs, head_bytes, group_heads=GROUP_HEADS):
     """(group_heads, each program's causal tiles (head * num_pid_m + row
     block) in the order it runs them): the "table" order above. A tile
     costs its K/V blocks plus one for its Q load and O store; tiles that
-    overshoot N end at N (the kernel's _tile_rows). Groups hold GROUP_HEADS
-    heads, twice as many while the busiest program ends over 0.5% past the
+    overshoot N end at N (the kernel's _tile_rows). Groups hold group_heads
+    heads (attention()'s table_heads; GROUP_HEADS), twice as many while the busiest program ends over 0.5% past the
     mean and the group's K and V (head_bytes a head) stay within
     TABLE_GROUP_BYTES: a group of fewer tiles than programs hands its long
     tiles to programs that end late (head dim 64, N = 4096: 3.4% by the
@@ -301,7 +301,7 @@ def causal_tile_table(heads, num_pid_m, block_m, block_n, n_ctx, nprogs, head_by
     overshoot = num_pid_m * block_m - n_ctx
     cost = [-(-((j + 1) * block_m - overshoot) // block_n) + TILE_FIXED_COST for j in range(num_pid_m)]
     mean = sum(cost) * heads / nprogs
-    group, schedules = GROUP_HEADS, []
+    group, schedules = group_heads, []
     while True:
         tiles, busiest = _list_schedule(heads, group, cost, nprogs)
         schedules.append((busiest, group, tiles))
@@ -331,20 +331,36 @@ def dynamic_order_state(heads, head_bytes, nprogs):
     return [0, dynamic_group_heads(heads, head_bytes)] + [NO_ANSWER.value] * (nprogs * MAILBOX_SLOTS.value)
 
 
+def check_table_heads(option, order):
+    """attention()'s table_heads: the causal table's first group of heads
+    (causal_tile_table), a power of two; None takes GROUP_HEADS."""
+    if option is None:
+        return GROUP_HEADS
+    if order != "table":
+        raise ValueError(f"attention: table_heads sizes the causal table's groups: it needs tile_order='table', "
+                         f"got tile_order={order!r}")
+    if isinstance(option, bool) or not isinstance(option, int) or option < 1 or option & (option - 1):
+        raise ValueError(f"attention: table_heads must be a power of two (heads in the table's first group), "
+                         f"got {option!r}")
+    return option
+
+
 @functools.lru_cache(maxsize=64)
-def tile_table_tensor(order, heads, num_pid_m, block_m, block_n, n_ctx, nprogs, head_bytes, device, stream=None):
+def tile_table_tensor(order, heads, num_pid_m, block_m, block_n, n_ctx, nprogs, head_bytes, device, stream=None,
+                      table_heads=None):
     """The int32 table the kernel reads for TILE_ORDER "table" (row 0 the tile
-    counts, row k + 1 each program's k-th tile), the "dynamic" order's
-    state (dynamic_order_state), or a one-element stand-in for the other
-    orders; kept per device and shape, and for "dynamic" per stream
-    (launches on one stream run one after another, and each leaves the
-    counter at 0 and the mailboxes empty)."""
+    counts, row k + 1 each program's k-th tile; head_bytes: a head's K and
+    V), the "dynamic" order's state (dynamic_order_state), or a one-element
+    stand-in for the other orders; kept per device and shape, and for
+    "dynamic" per stream (launches on one stream run one after another, and
+    each leaves the counter at 0 and the mailboxes empty)."""
     import torch
+    group_heads = check_table_heads(table_heads, order)
     if order == "dynamic":
         return torch.tensor(dynamic_order_state(heads, head_bytes, nprogs), dtype=torch.int32, device=device)
     if order != "table":
         return torch.zeros(1, dtype=torch.int32, device=device)
-    _, tiles = causal_tile_table(heads, num_pid_m, block_m, block_n, n_ctx, nprogs, head_bytes)
+    _, tiles = causal_tile_table(heads, num_pid_m, block_m, block_n, n_ctx, nprogs, head_bytes, group_heads)
     rows = [[len(t) for t in tiles]] + [[t[k] if k < len(t) else -1 for t in tiles]
                                         for k in range(max(map(len, tiles)))]
     return torch.tensor(rows, dtype=torch.int32, device=device)

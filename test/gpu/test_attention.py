@@ -246,6 +246,15 @@ def test_causal_attention_tile_orders(head_dim, groups, n, tile_order):
     check(True, head_dim, True, torch.bfloat16, n=n, groups=groups, tile_order=tile_order)
 
 
+@pytest.mark.parametrize("head_dim, options", [(128, dict(table_heads=1)), (256, dict(table_heads=2, cluster=2)),
+                                               (256, dict(table_heads=1, kv_order="descending"))])
+def test_causal_attention_table_heads(head_dim, options):
+    """table_heads: the table's groups start at one or two heads (FA3's
+    sections: two heads' K/V at head dim 256 N = 16384 fill 32 MiB); every
+    tile once, output and LSE."""
+    check(True, head_dim, True, torch.bfloat16, n=2048, **options)
+
+
 @pytest.mark.parametrize("dtype", [torch.float16, torch.bfloat16])
 @pytest.mark.parametrize("head_dim, options", [
     (64, dict(groups=3)), (64, dict(groups=3, stages=4)), (64, dict(groups=2)), (128, {}),

@@ -434,6 +434,38 @@ def test_causal_tile_table_runs_every_tile_once_and_ends_together(heads, num_pid
         assert max(loads) < _list_schedule(heads, GROUP_HEADS, cost, 132)[1]
 
 
+@pytest.mark.parametrize("table_heads", [1, 2])
+def test_causal_tile_table_starts_at_table_heads(table_heads):
+    """table_heads: the table's groups start at one or two heads; where a
+    head's K/V fill the group's bytes (head dim 256, N = 16384: 16 MiB) they
+    stay so, list-scheduled group by group."""
+    from hopper_flash_attention_tiles import _list_schedule, causal_tile_table, check_table_heads
+
+    head_bytes, num_pid_m = 2 * 16384 * 256 * 2, 64  # 256-row tiles of a cluster, 64-row K/V blocks
+    group = check_table_heads(table_heads, "table")
+    chosen, tiles = causal_tile_table(32, num_pid_m, 256, 64, 16384, 66, head_bytes, group)
+    cost = [(j + 1) * 4 + 1 for j in range(num_pid_m)]
+    assert chosen == table_heads and tiles == _list_schedule(32, table_heads, cost, 66)[0]
+    assert {t // num_pid_m for program in tiles for t in program[:1]} == {0, 1}  # 66 programs, 64 tiles a head
+
+
+@pytest.mark.parametrize("option, order, message", [
+    (3, "table", "attention: table_heads must be a power of two (heads in the table's first group), got 3"),
+    (0, "table", "attention: table_heads must be a power of two (heads in the table's first group), got 0"),
+    (True, "table", "attention: table_heads must be a power of two (heads in the table's first group), got True"),
+    (2, "dynamic", "attention: table_heads sizes the causal table's groups: it needs tile_order='table', got "
+                   "tile_order='dynamic'"),
+    (2, "rows", "attention: table_heads sizes the causal table's groups: it needs tile_order='table', got "
+                "tile_order='rows'")])
+def test_table_heads_refusals(option, order, message):
+    from hopper_flash_attention_tiles import GROUP_HEADS, check_table_heads
+
+    assert check_table_heads(None, order) == GROUP_HEADS
+    with pytest.raises(ValueError) as error:
+        check_table_heads(option, order)
+    assert str(error.value) == message
+
+
 @pytest.mark.parametrize("heads, n_ctx, head_dim, group", [
     (128, 4096, 64, 32), (32, 16384, 64, 8), (512, 1024, 64, 128), (64, 8192, 128, 8), (32, 16384, 256, 2),
     (2, 65536, 256, 1), (3, 1024, 64, 2)])
