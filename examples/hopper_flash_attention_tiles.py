@@ -290,9 +290,10 @@ def causal_tile_table(heads, num_pid_m, block_m, block_n, n_ctx, nprogs, head_by
     block) in the order it runs them): the "table" order above. A tile
     costs its K/V blocks plus one for its Q load and O store; tiles that
     overshoot N end at N (the kernel's _tile_rows). Groups hold group_heads
-    heads (attention()'s table_heads; GROUP_HEADS), twice as many while the busiest program ends over 0.5% past the
-    mean and the group's K and V (head_bytes a head) stay within
-    TABLE_GROUP_BYTES: a group of fewer tiles than programs hands its long
+    heads (attention()'s table_heads, GROUP_HEADS by default), twice as many
+    while the busiest program ends over 0.5% past the mean and the group's
+    K and V (head_bytes a head) stay within TABLE_GROUP_BYTES: a group of
+    fewer tiles than programs hands its long
     tiles to programs that end late (head dim 64, N = 4096: 3.4% by the
     model in groups of four, 1.5% in eight). Groups of 16 MiB cost 1.6-2.7%
     more active SM cycles than fours at head dim 64 (L2), 8 MiB 0.1% at 128;
