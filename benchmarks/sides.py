@@ -7,6 +7,7 @@ TLX_PEER_PYTHONPATH (required: a folder fbtriton 3.7.4 is installed in, e.g.
 a folder holding triton and tlx_alias when they are not the environment's own)
 go first on each side's PYTHONPATH.
 """
+import functools
 import json
 import os
 import subprocess
@@ -37,7 +38,12 @@ def round_order(count, r):
 
 
 SPACER = "(spacer GEMM)"
-_spacer = []
+
+
+@functools.cache
+def _spacer_matrix():
+    import torch
+    return torch.randn(4096, 4096, device="cuda", dtype=torch.float16)
 
 
 def between_rounds(rep_ms=30):
@@ -47,11 +53,8 @@ def between_rounds(rep_ms=30):
     followed its twin 11 times, FA3 and SDPA 6 each (benchmarks/README.md).
     With it, over a cycle, each kernel follows every other and the spacer
     equally often. SPACER is the "after" of each round's first kernel."""
-    import torch
     import triton
-    if not _spacer:
-        _spacer.append(torch.randn(4096, 4096, device="cuda", dtype=torch.float16))
-    a = _spacer[0]
+    a = _spacer_matrix()
     triton.testing.do_bench(lambda: a @ a, warmup=0, rep=rep_ms)
 
 

@@ -460,7 +460,7 @@ def attention(q, k, v, causal=False, sm_scale=None, alias=True, block_n=None, st
     q_reg_cols = schedule["q_reg_cols"] if q_reg_cols is None else q_reg_cols
     num_pid_m = triton.cdiv(N_CTX, BLOCK_M)
     tile_order = tile_order or ("table" if causal else "rows")
-    check_tile_order(tile_order, causal, num_pid_m)
+    table_heads = check_tile_order(tile_order, causal, num_pid_m, table_heads)
     cluster = check_cluster(cluster or default_cluster(HEAD_DIM, causal, N_CTX, tile_order, o_staging, num_pid_m),
                             tile_order, o_staging, num_pid_m)
     issue = default_issue(HEAD_DIM, causal, N_CTX, cluster)

@@ -293,9 +293,9 @@ def causal_tile_table(heads, num_pid_m, block_m, block_n, n_ctx, nprogs, head_by
     heads (attention()'s table_heads, GROUP_HEADS by default), twice as many
     while the busiest program ends over 0.5% past the mean and the group's
     K and V (head_bytes a head) stay within TABLE_GROUP_BYTES: a group of
-    fewer tiles than programs hands its long
-    tiles to programs that end late (head dim 64, N = 4096: 3.4% by the
-    model in groups of four, 1.5% in eight). Groups of 16 MiB cost 1.6-2.7%
+    fewer tiles than programs hands its long tiles to programs that end late
+    (head dim 64, N = 4096: 3.4% by the model in groups of four, 1.5% in
+    eight). Groups of 16 MiB cost 1.6-2.7%
     more active SM cycles than fours at head dim 64 (L2), 8 MiB 0.1% at 128;
     8 MiB groups took 1.7-2.2% fewer elapsed cycles than fours at head dim 64
     N = 1024-4096 (docs/design/attention.md, "Causal tile order")."""
@@ -348,15 +348,14 @@ def check_table_heads(option, order):
 
 @functools.lru_cache(maxsize=64)
 def tile_table_tensor(order, heads, num_pid_m, block_m, block_n, n_ctx, nprogs, head_bytes, device, stream=None,
-                      table_heads=None):
+                      group_heads=GROUP_HEADS):
     """The int32 table the kernel reads for TILE_ORDER "table" (row 0 the tile
     counts, row k + 1 each program's k-th tile; head_bytes: a head's K and
-    V), the "dynamic" order's state (dynamic_order_state), or a one-element
+    V; group_heads: check_tile_order's), the "dynamic" order's state (dynamic_order_state), or a one-element
     stand-in for the other orders; kept per device and shape, and for
     "dynamic" per stream (launches on one stream run one after another, and
     each leaves the counter at 0 and the mailboxes empty)."""
     import torch
-    group_heads = check_table_heads(table_heads, order)
     if order == "dynamic":
         return torch.tensor(dynamic_order_state(heads, head_bytes, nprogs), dtype=torch.int32, device=device)
     if order != "table":
@@ -372,7 +371,9 @@ def grid_size(order, heads, num_pid_m, num_sms):
     return min(num_sms, heads * (num_pid_m // 2 if order == "pairs" else num_pid_m))
 
 
-def check_tile_order(order, causal, num_pid_m):
+def check_tile_order(order, causal, num_pid_m, table_heads=None):
+    """The tile order's checks, table_heads's among them (check_table_heads,
+    before any compile); returns the table's first group of heads."""
     if order not in ("rows", "pairs", "table", "dynamic"):
         raise ValueError(f"attention: tile_order must be 'rows', 'pairs', 'table' or 'dynamic', got {order!r}")
     if order == "dynamic" and not causal:
@@ -381,6 +382,7 @@ def check_tile_order(order, causal, num_pid_m):
     if order == "pairs" and (not causal or num_pid_m % 2):
         raise ValueError("attention: tile_order='pairs' is for causal attention with an even number of row blocks, "
                          f"got {num_pid_m} row blocks{'' if causal else ' (non-causal)'}")
+    return check_table_heads(table_heads, order)
 
 
 def check_cluster(cluster, order, o_staging, num_pid_m):

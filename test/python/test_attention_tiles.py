@@ -66,12 +66,14 @@ def test_causal_tile_table_starts_at_table_heads(table_heads):
     (2, "rows", "attention: table_heads sizes the causal table's groups: it needs tile_order='table', got "
                 "tile_order='rows'")])
 def test_table_heads_refusals(option, order, message):
-    from hopper_flash_attention_tiles import GROUP_HEADS, check_table_heads
+    from hopper_flash_attention_tiles import GROUP_HEADS, check_table_heads, check_tile_order
 
-    assert check_table_heads(None, order) == GROUP_HEADS
-    with pytest.raises(ValueError) as error:
-        check_table_heads(option, order)
-    assert str(error.value) == message
+    assert check_table_heads(None, order) == check_tile_order(order, True, 8) == GROUP_HEADS
+    assert check_tile_order("table", True, 8, 2) == 2
+    for check in (lambda: check_table_heads(option, order), lambda: check_tile_order(order, True, 8, option)):
+        with pytest.raises(ValueError) as error:  # attention() checks it with the tile order, before any compile
+            check()
+        assert str(error.value) == message
 
 
 @pytest.mark.parametrize("heads, n_ctx, head_dim, group", [
