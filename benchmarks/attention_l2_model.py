@@ -51,9 +51,10 @@ def _dynamic_order(heads, num_pid_m, head_bytes):
 
 
 def kv_reads(heads, head_dim, n_ctx, block_m, block_n, nprogs, l2_mib, spread, descending, seed=0, order="table",
-             table_heads=tiles.GROUP_HEADS):
+             table_heads=None):
     """(megabytes of K/V read from DRAM, the least possible) under the model;
-    table_heads: the table's first group (attention()'s table_heads)."""
+    table_heads: the table's first group (attention()'s table_heads; None:
+    default_table_heads)."""
     rnd = random.Random(seed)
     num_pid_m = n_ctx // block_m
     block_bytes = 2 * block_n * head_dim * 2  # a K and a V block, 16 bits
@@ -106,16 +107,18 @@ def main(argv=None):
     parser.add_argument("--spread", nargs="+", type=float, default=[0.0, 0.12],
                         help="standard deviation of a tile's time per block, relative")
     parser.add_argument("--order", choices=["table", "dynamic"], default="table", help="the causal tile order")
-    parser.add_argument("--table-heads", type=int, default=tiles.GROUP_HEADS,
-                        help="the table's first group of heads (attention()'s table_heads)")
+    parser.add_argument("--table-heads", type=int,
+                        help="the table's first group of heads (attention()'s table_heads; default_table_heads's "
+                             "by default)")
     args = parser.parse_args(argv)
-    table_heads = tiles.check_table_heads(args.table_heads, "table")
+    if args.table_heads is not None:  # what attention() refuses (a group given needs no head size)
+        tiles.check_table_heads(args.table_heads, "table", head_bytes=None)
     print("shape | L2 MiB | spread | ascending MB | descending MB | least MB")
     for label, *shape in SHAPES:
         for l2_mib in args.l2_mib:
             for spread in args.spread:
-                up, least = kv_reads(*shape, l2_mib, spread, False, order=args.order, table_heads=table_heads)
-                down, _ = kv_reads(*shape, l2_mib, spread, True, order=args.order, table_heads=table_heads)
+                up, least = kv_reads(*shape, l2_mib, spread, False, order=args.order, table_heads=args.table_heads)
+                down, _ = kv_reads(*shape, l2_mib, spread, True, order=args.order, table_heads=args.table_heads)
                 print(f"{label} | {l2_mib:g} | {spread:g} | {up:.0f} | {down:.0f} | {least:.0f}", flush=True)
 
 

@@ -460,7 +460,8 @@ def attention(q, k, v, causal=False, sm_scale=None, alias=True, block_n=None, st
     q_reg_cols = schedule["q_reg_cols"] if q_reg_cols is None else q_reg_cols
     num_pid_m = triton.cdiv(N_CTX, BLOCK_M)
     tile_order = tile_order or ("table" if causal else "rows")
-    table_heads = check_tile_order(tile_order, causal, num_pid_m, table_heads)
+    head_bytes = 2 * N_CTX * HEAD_DIM * q.element_size()  # a head's K and V
+    table_heads = check_tile_order(tile_order, causal, num_pid_m, head_bytes, table_heads)
     cluster = check_cluster(cluster or default_cluster(HEAD_DIM, causal, N_CTX, tile_order, o_staging, num_pid_m),
                             tile_order, o_staging, num_pid_m)
     issue = default_issue(HEAD_DIM, causal, N_CTX, cluster)
@@ -482,11 +483,10 @@ def attention(q, k, v, causal=False, sm_scale=None, alias=True, block_n=None, st
     block_n, stages, q_buffers = block_n or default_n, stages or default_stages, q_buffers or default_q
     v_stages = v_stages or stages
     order = block_order((HEAD_DIM > 64 or N_CTX <= 1024) if diagonal_first is None else diagonal_first, kv_order,
-                        causal, BLOCK_M, block_n, HEAD_DIM, N_CTX)
+                        causal, BLOCK_M, block_n, HEAD_DIM)
     sm_scale = 1.0 / math.sqrt(HEAD_DIM) if sm_scale is None else sm_scale
     q, k, v = (t.contiguous() for t in (q, k, v))
-    o = torch.empty_like(q)
-    lse = torch.empty((Z, H, N_CTX), device=q.device, dtype=torch.float32)
+    o, lse = torch.empty_like(q), torch.empty((Z, H, N_CTX), device=q.device, dtype=torch.float32)
     rows = Z * H * N_CTX
     desc_q = TensorDescriptor(q, [rows, HEAD_DIM], [HEAD_DIM, 1], [64, HEAD_DIM])
     desc_k = TensorDescriptor(k, [rows, HEAD_DIM], [HEAD_DIM, 1], [block_n, HEAD_DIM])
@@ -513,7 +513,7 @@ def attention(q, k, v, causal=False, sm_scale=None, alias=True, block_n=None, st
         nprogs = min(nprogs, resident_clusters(attn_fwd_kernel, args(stand_in), constexprs, q.device))
     stream = torch.cuda.current_stream(q.device).cuda_stream if tile_order == "dynamic" else None
     table = tile_table_tensor(tile_order, Z * H, num_pid_m // cluster, BLOCK_M * cluster, block_n, N_CTX, nprogs,
-                              2 * N_CTX * HEAD_DIM * q.element_size(), q.device, stream, table_heads)
+                              head_bytes, q.device, stream, table_heads)
     attn_fwd_kernel[(nprogs, )](*args(table), **constexprs)
     return (o, lse) if return_lse else o
 

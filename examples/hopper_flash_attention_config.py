@@ -106,19 +106,20 @@ def check_flag(name, option):
     return option
 
 
-def block_order(diagonal_first, kv_order, causal, block_m, block_n, head_dim=0, n_ctx=0):
+def block_order(diagonal_first, kv_order, causal, block_m, block_n, head_dim=0):
     """The kernel's BLOCK_ORDER (_block_start): "ascending", or, for a causal
     tile whose diagonal spans whole K/V blocks, its diagonal (masked) blocks
     first and then the others ascending ("diagonal_first") or, with
     kv_order "descending", from the diagonal down to the first
     ("diagonal_first_descending", FlashAttention-3's order: the tiles of a
     head that start apart read a block near their ends, close in time).
-    kv_order None: descending at head dim 256 up to N = 8192 where the
-    diagonal comes first (an H200: DRAM 991 -> 813 MB, +2.2% at N = 4096;
-    -0.8% at 16384, level at head dim 128), else ascending."""
+    kv_order None: descending at head dim 256 where the diagonal comes first
+    (an H200: DRAM 991 -> 813 MB, +2.2% at N = 4096; at 16384 with the
+    table's groups of two heads, default_table_heads, 1867 -> 855 MB, +1.2%;
+    level at head dim 128), else ascending."""
     diagonal_blocks_first = diagonal_first and causal and block_m % block_n == 0
     if kv_order is None:
-        kv_order = "descending" if diagonal_blocks_first and head_dim == 256 and n_ctx <= 8192 else "ascending"
+        kv_order = "descending" if diagonal_blocks_first and head_dim == 256 else "ascending"
     if kv_order not in ("ascending", "descending"):
         raise ValueError(f"attention: kv_order must be 'ascending' or 'descending', got {kv_order!r}")
     if not diagonal_blocks_first:

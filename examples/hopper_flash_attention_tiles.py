@@ -12,15 +12,16 @@ TILE_ORDER:
   "pairs"  causal: row blocks in pairs (num_pid_m - 1 - j, j) of one head, every
            pair costing the same; programs take pairs round robin.
   "table"  causal: a table made on the host. Heads go in groups of four (their
-           K/V stay in L2 together), more where four leave programs' ends
-           apart and the K/V still fit (causal_tile_table); in a group the
+           K/V stay in L2 together; fewer where four heads' K/V pass
+           SECTION_BYTES, default_table_heads), more where four leave
+           programs' ends apart and the K/V still fit (causal_tile_table); in a group the
            tiles go longest first, each to the program that is free first by
            the tiles' cost in K/V blocks (list scheduling). The last tiles are
            then the shortest, so programs end together: with pairs, 2048 pairs
            on 132 SMs leave the last round half empty (3% of the run).
   "dynamic" causal: the table's order (heads in groups, longest tiles
            first) taken by the programs as they come free, in groups whose
-           K/V fill DYNAMIC_GROUP_BYTES (dynamic_group_heads): program p first
+           K/V fill SECTION_BYTES (dynamic_group_heads): program p first
            takes tile p, then the next from a counter in global memory
            (_ask_tile, _next_tile), a tile's place in the order giving its row
            block and head (_dynamic_tile). The table's tiles take longer or
@@ -43,7 +44,7 @@ import tlx_alias as tlx
 GROUP_HEADS = 4
 TABLE_GROUP_BYTES = 8 << 20  # a table group's K and V at most (causal_tile_table)
 TILE_FIXED_COST = 1  # a causal tile's cost beyond its K/V blocks, in K/V blocks (2 and 4 no better)
-DYNAMIC_GROUP_BYTES = 32 << 20  # a "dynamic" group's K and V at most (dynamic_group_heads)
+SECTION_BYTES = 32 << 20  # FA3's sections: a "dynamic" group's K and V at most, and a table's first group's
 MAILBOX_SLOTS = tl.constexpr(2)  # a cluster's "dynamic" answers in flight from rank 0 to rank 1 (_next_tile)
 NO_ANSWER = tl.constexpr(-1)  # an empty mailbox slot
 
@@ -285,12 +286,12 @@ def _list_schedule(heads, group_heads, cost, nprogs):
 
 
 @functools.lru_cache(maxsize=64)
-def causal_tile_table(heads, num_pid_m, block_m, block_n, n_ctx, nprogs, head_bytes, group_heads=GROUP_HEADS):
+def causal_tile_table(heads, num_pid_m, block_m, block_n, n_ctx, nprogs, head_bytes, group_heads=None):
     """(group_heads, each program's causal tiles (head * num_pid_m + row
     block) in the order it runs them): the "table" order above. A tile
     costs its K/V blocks plus one for its Q load and O store; tiles that
     overshoot N end at N (the kernel's _tile_rows). Groups hold group_heads
-    heads (attention()'s table_heads, GROUP_HEADS by default), twice as many
+    heads (attention()'s table_heads, default_table_heads by default), twice as many
     while the busiest program ends over 0.5% past the mean and the group's
     K and V (head_bytes a head) stay within TABLE_GROUP_BYTES: a group of
     fewer tiles than programs hands its long tiles to programs that end late
@@ -302,7 +303,7 @@ def causal_tile_table(heads, num_pid_m, block_m, block_n, n_ctx, nprogs, head_by
     overshoot = num_pid_m * block_m - n_ctx
     cost = [-(-((j + 1) * block_m - overshoot) // block_n) + TILE_FIXED_COST for j in range(num_pid_m)]
     mean = sum(cost) * heads / nprogs
-    group, schedules = group_heads, []
+    group, schedules = group_heads or default_table_heads(head_bytes), []
     while True:
         tiles, busiest = _list_schedule(heads, group, cost, nprogs)
         schedules.append((busiest, group, tiles))
@@ -315,15 +316,23 @@ def causal_tile_table(heads, num_pid_m, block_m, block_n, n_ctx, nprogs, head_by
 
 def dynamic_group_heads(heads, head_bytes):
     """Heads a "dynamic" group holds: the most, a power of two, whose K and V
-    (head_bytes a head) fit DYNAMIC_GROUP_BYTES, as FlashAttention-3's
+    (head_bytes a head) fit SECTION_BYTES, as FlashAttention-3's
     scheduler sizes its sections (32 MB); at least one. The last group's
     tiles, longest first, are all that is left for the programs to even out
     on: groups of four at head dim 64 N = 4096 left 88 tiles to 132
     programs (docs/design/attention.md, "Causal tile order")."""
     group = 1
-    while 2 * group <= heads and 2 * group * head_bytes <= DYNAMIC_GROUP_BYTES:
+    while 2 * group <= heads and 2 * group * head_bytes <= SECTION_BYTES:
         group *= 2
     return group
+
+
+def default_table_heads(head_bytes):
+    """The table's first group when table_heads is None: GROUP_HEADS heads,
+    fewer where their K and V pass SECTION_BYTES (head dim 256, N = 16384:
+    two heads, 32 MiB, where four read 1867 MB from DRAM and two 855 on an
+    H200, +1.2%; docs/design/attention.md, "Causal tile order")."""
+    return dynamic_group_heads(GROUP_HEADS, head_bytes)
 
 
 def dynamic_order_state(heads, head_bytes, nprogs):
@@ -332,11 +341,12 @@ def dynamic_order_state(heads, head_bytes, nprogs):
     return [0, dynamic_group_heads(heads, head_bytes)] + [NO_ANSWER.value] * (nprogs * MAILBOX_SLOTS.value)
 
 
-def check_table_heads(option, order):
+def check_table_heads(option, order, head_bytes):
     """attention()'s table_heads: the causal table's first group of heads
-    (causal_tile_table), a power of two; None takes GROUP_HEADS."""
+    (causal_tile_table), a power of two; None takes default_table_heads for
+    heads of head_bytes K and V."""
     if option is None:
-        return GROUP_HEADS
+        return default_table_heads(head_bytes)
     if order != "table":
         raise ValueError(f"attention: table_heads sizes the causal table's groups: it needs tile_order='table', "
                          f"got tile_order={order!r}")
@@ -348,7 +358,7 @@ def check_table_heads(option, order):
 
 @functools.lru_cache(maxsize=64)
 def tile_table_tensor(order, heads, num_pid_m, block_m, block_n, n_ctx, nprogs, head_bytes, device, stream=None,
-                      group_heads=GROUP_HEADS):
+                      group_heads=None):
     """The int32 table the kernel reads for TILE_ORDER "table" (row 0 the tile
     counts, row k + 1 each program's k-th tile; head_bytes: a head's K and
     V; group_heads: check_tile_order's), the "dynamic" order's state (dynamic_order_state), or a one-element
@@ -371,9 +381,10 @@ def grid_size(order, heads, num_pid_m, num_sms):
     return min(num_sms, heads * (num_pid_m // 2 if order == "pairs" else num_pid_m))
 
 
-def check_tile_order(order, causal, num_pid_m, table_heads=None):
+def check_tile_order(order, causal, num_pid_m, head_bytes, table_heads=None):
     """The tile order's checks, table_heads's among them (check_table_heads,
-    before any compile); returns the table's first group of heads."""
+    before any compile; head_bytes: a head's K and V); returns the table's
+    first group of heads."""
     if order not in ("rows", "pairs", "table", "dynamic"):
         raise ValueError(f"attention: tile_order must be 'rows', 'pairs', 'table' or 'dynamic', got {order!r}")
     if order == "dynamic" and not causal:
@@ -382,7 +393,7 @@ def check_tile_order(order, causal, num_pid_m, table_heads=None):
     if order == "pairs" and (not causal or num_pid_m % 2):
         raise ValueError("attention: tile_order='pairs' is for causal attention with an even number of row blocks, "
                          f"got {num_pid_m} row blocks{'' if causal else ' (non-causal)'}")
-    return check_table_heads(table_heads, order)
+    return check_table_heads(table_heads, order, head_bytes)
 
 
 def check_cluster(cluster, order, o_staging, num_pid_m):

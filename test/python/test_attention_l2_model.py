@@ -42,8 +42,9 @@ def test_the_dynamic_order_with_descending_blocks_reads_each_block_about_once():
 def test_table_groups_of_two_heads_read_each_block_once_at_head_dim_256_n_16384():
     """A head's K/V are 16 MiB there: with descending blocks the table's
     groups of four (64 MiB) read twice the least at 30 MiB, groups of two
-    (FA3's 32 MiB sections) the least."""
+    (FA3's 32 MiB sections, the default there) the least."""
     shape = (32, 256, 16384, 256, 64, 66)
-    fours, least = model.kv_reads(*shape, l2_mib=30, spread=0.0, descending=True)
+    fours, least = model.kv_reads(*shape, l2_mib=30, spread=0.0, descending=True, table_heads=4)
     twos, _ = model.kv_reads(*shape, l2_mib=30, spread=0.0, descending=True, table_heads=2)
-    assert twos == least and fours > 2 * least
+    default, _ = model.kv_reads(*shape, l2_mib=30, spread=0.0, descending=True)
+    assert default == twos == least and fours > 2 * least

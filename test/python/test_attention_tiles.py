@@ -50,7 +50,7 @@ def test_causal_tile_table_starts_at_table_heads(table_heads):
     from hopper_flash_attention_tiles import _list_schedule, causal_tile_table, check_table_heads
 
     head_bytes, num_pid_m = 2 * 16384 * 256 * 2, 64  # 256-row tiles of a cluster, 64-row K/V blocks
-    group = check_table_heads(table_heads, "table")
+    group = check_table_heads(table_heads, "table", head_bytes)
     chosen, tiles = causal_tile_table(32, num_pid_m, 256, 64, 16384, 66, head_bytes, group)
     cost = [(j + 1) * 4 + 1 for j in range(num_pid_m)]
     assert chosen == table_heads and tiles == _list_schedule(32, table_heads, cost, 66)[0]
@@ -68,12 +68,31 @@ def test_causal_tile_table_starts_at_table_heads(table_heads):
 def test_table_heads_refusals(option, order, message):
     from hopper_flash_attention_tiles import GROUP_HEADS, check_table_heads, check_tile_order
 
-    assert check_table_heads(None, order) == check_tile_order(order, True, 8) == GROUP_HEADS
-    assert check_tile_order("table", True, 8, 2) == 2
-    for check in (lambda: check_table_heads(option, order), lambda: check_tile_order(order, True, 8, option)):
+    head_bytes = 2 * 4096 * 128 * 2
+    assert check_table_heads(None, order, head_bytes) == check_tile_order(order, True, 8, head_bytes) == GROUP_HEADS
+    assert check_tile_order("table", True, 8, head_bytes, 2) == 2
+    for check in (lambda: check_table_heads(option, order, head_bytes),
+                  lambda: check_tile_order(order, True, 8, head_bytes, option)):
         with pytest.raises(ValueError) as error:  # attention() checks it with the tile order, before any compile
             check()
         assert str(error.value) == message
+
+
+@pytest.mark.parametrize("n_ctx, head_dim, group", [
+    (16384, 256, 2), (8192, 256, 4), (32768, 256, 1), (65536, 256, 1), (16384, 128, 4), (32768, 128, 2),
+    (4096, 128, 4)])
+def test_table_starts_at_the_heads_whose_k_and_v_fit_a_section(n_ctx, head_dim, group):
+    """table_heads left at None: groups of four heads, fewer where four
+    heads' K and V pass 32 MiB (FA3's sections; head dim 256, N = 16384:
+    two); at least one. The table is built from that group."""
+    from hopper_flash_attention_tiles import _list_schedule, causal_tile_table, check_tile_order, default_table_heads
+
+    head_bytes = 2 * n_ctx * head_dim * 2
+    assert default_table_heads(head_bytes) == check_tile_order("table", True, 8, head_bytes) == group
+    num_pid_m = n_ctx // 256
+    chosen, tiles = causal_tile_table(32, num_pid_m, 256, 64, n_ctx, 66, head_bytes)
+    cost = [(j + 1) * 4 + 1 for j in range(num_pid_m)]
+    assert chosen == group and tiles == _list_schedule(32, group, cost, 66)[0]
 
 
 @pytest.mark.parametrize("heads, n_ctx, head_dim, group", [
@@ -83,11 +102,11 @@ def test_dynamic_order_groups_fill_32_mib_of_k_and_v(heads, n_ctx, head_dim, gro
     """The "dynamic" order's groups: the most heads, a power of two and no
     more than there are, whose K and V fit 32 MiB (FlashAttention-3's
     sections); one head where one alone is larger."""
-    from hopper_flash_attention_tiles import DYNAMIC_GROUP_BYTES, dynamic_group_heads
+    from hopper_flash_attention_tiles import SECTION_BYTES, dynamic_group_heads
 
     head_bytes = 2 * n_ctx * head_dim * 2
     assert dynamic_group_heads(heads, head_bytes) == group
-    assert group == 1 or group * head_bytes <= DYNAMIC_GROUP_BYTES == 32 << 20
+    assert group == 1 or group * head_bytes <= SECTION_BYTES == 32 << 20
 
 
 def test_dynamic_order_table_has_a_mailbox_per_program():
