@@ -14,11 +14,12 @@ TILE_ORDER:
   "table"  causal: a table made on the host. Heads go in groups of four (their
            K/V stay in L2 together; fewer where four heads' K/V pass
            SECTION_BYTES, default_table_heads), more where four leave
-           programs' ends apart and the K/V still fit (causal_tile_table); in a group the
-           tiles go longest first, each to the program that is free first by
-           the tiles' cost in K/V blocks (list scheduling). The last tiles are
-           then the shortest, so programs end together: with pairs, 2048 pairs
-           on 132 SMs leave the last round half empty (3% of the run).
+           programs' ends apart and the K/V still fit (causal_tile_table);
+           in a group the tiles go longest first, each to the program that is
+           free first by the tiles' cost in K/V blocks (list scheduling). The
+           last tiles are then the shortest, so programs end together: with
+           pairs, 2048 pairs on 132 SMs leave the last round half empty (3%
+           of the run).
   "dynamic" causal: the table's order (heads in groups, longest tiles
            first) taken by the programs as they come free, in groups whose
            K/V fill SECTION_BYTES (dynamic_group_heads): program p first
