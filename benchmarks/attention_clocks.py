@@ -18,6 +18,8 @@ import subprocess
 import sys
 import time
 
+import sides
+
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 QUERY = "timestamp,clocks.sm,power.draw,temperature.gpu,clocks_throttle_reasons.active"
 
@@ -71,11 +73,6 @@ def spells(seconds, shapes, forward):
                 time.sleep(1.0)
 
 
-def parse_shape(text):
-    n, d, causal = (int(x) for x in text.split(":"))
-    return n, d, bool(causal)
-
-
 def samples(path):
     """(time, SM MHz, W, deg C, throttle reasons) of each nvidia-smi line (its local time, as time.time's)."""
     rows = []
@@ -94,7 +91,7 @@ def main():
     parser.add_argument("--seconds", type=float, default=3.0, help="each spell's length")
     parser.add_argument("--out", default=".", help="the folder for smi.csv and clocks.txt")
     parser.add_argument("--forward", action="store_true", help="the forwards (ours, SDPA, FA3) instead")
-    parser.add_argument("--shapes", nargs="+", type=parse_shape, metavar="N:D:CAUSAL",
+    parser.add_argument("--shapes", nargs="+", type=sides.parse_shape, metavar="N:D:CAUSAL",
                         default=[(16384, 128, False), (16384, 128, True), (4096, 128, False), (4096, 128, True)])
     args = parser.parse_args()
     csv = os.path.join(args.out, "smi.csv")

@@ -26,6 +26,8 @@ import sys
 HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, HERE)
 sys.path.insert(0, os.path.join(os.path.dirname(HERE), "examples"))
+import sides  # noqa: E402
+
 TOKENS, HEADS = 16384, 32
 
 
@@ -85,16 +87,11 @@ def _backward_rows(options, shapes, dtype, rounds, rep_ms, emit):
               flush=True)
 
 
-def parse_shape(text):
-    n, d, causal = (int(part) for part in text.split(":"))
-    return n, d, bool(causal)
-
-
 def main():
     from attention import REP_MS
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("options", help='JSON: {"name": {keyword: value, ...}, ...}')
-    parser.add_argument("--shapes", nargs="+", type=parse_shape, required=True, metavar="N:D:CAUSAL")
+    parser.add_argument("--shapes", nargs="+", type=sides.parse_shape, required=True, metavar="N:D:CAUSAL")
     parser.add_argument("--backward", action="store_true", help="attention_backward's options, not attention()'s")
     parser.add_argument("--dtype", choices=("bf16", "fp16"), default="bf16")
     parser.add_argument("--rounds", type=int, default=5)

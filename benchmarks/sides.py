@@ -58,6 +58,12 @@ def between_rounds(rep_ms=30):
     triton.testing.do_bench(lambda: a @ a, warmup=0, rep=rep_ms)
 
 
+def parse_shape(text):
+    """An attention shape on the command line, N:D:CAUSAL, as (n, d, causal)."""
+    n, d, causal = (int(part) for part in text.split(":"))
+    return n, d, bool(causal)
+
+
 def read_rows(paths):
     """The result rows of JSON-lines files (missing files give none)."""
     rows = []
