@@ -292,12 +292,12 @@ def causal_tile_table(heads, num_pid_m, block_m, block_n, n_ctx, nprogs, head_by
     block) in the order it runs them): the "table" order above. A tile
     costs its K/V blocks plus one for its Q load and O store; tiles that
     overshoot N end at N (the kernel's _tile_rows). Groups hold group_heads
-    heads (attention()'s table_heads, default_table_heads by default), twice as many
-    while the busiest program ends over 0.5% past the mean and the group's
-    K and V (head_bytes a head) stay within TABLE_GROUP_BYTES: a group of
-    fewer tiles than programs hands its long tiles to programs that end late
-    (head dim 64, N = 4096: 3.4% by the model in groups of four, 1.5% in
-    eight). Groups of 16 MiB cost 1.6-2.7%
+    heads (attention()'s table_heads, default_table_heads by default), twice
+    as many while the busiest program ends over 0.5% past the mean and the
+    group's K and V (head_bytes a head) stay within TABLE_GROUP_BYTES: a
+    group of fewer tiles than programs hands its long tiles to programs that
+    end late (head dim 64, N = 4096: 3.4% by the model in groups of four,
+    1.5% in eight). Groups of 16 MiB cost 1.6-2.7%
     more active SM cycles than fours at head dim 64 (L2), 8 MiB 0.1% at 128;
     8 MiB groups took 1.7-2.2% fewer elapsed cycles than fours at head dim 64
     N = 1024-4096 (docs/design/attention.md, "Causal tile order")."""
@@ -362,7 +362,8 @@ def tile_table_tensor(order, heads, num_pid_m, block_m, block_n, n_ctx, nprogs, 
                       group_heads=None):
     """The int32 table the kernel reads for TILE_ORDER "table" (row 0 the tile
     counts, row k + 1 each program's k-th tile; head_bytes: a head's K and
-    V; group_heads: check_tile_order's), the "dynamic" order's state (dynamic_order_state), or a one-element
+    V; group_heads: check_tile_order's), the "dynamic" order's state
+    (dynamic_order_state), or a one-element
     stand-in for the other orders; kept per device and shape, and for
     "dynamic" per stream (launches on one stream run one after another, and
     each leaves the counter at 0 and the mailboxes empty)."""
